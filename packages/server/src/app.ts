@@ -1,0 +1,86 @@
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AppContext } from './context.js';
+import { installApiErrorHandler } from './http/errors.js';
+import { rateLimitHook } from './http/rate-limit.js';
+import { optionsRoutes } from './modules/options/options.routes.js';
+import { statusRoutes } from './modules/status/status.routes.js';
+import { tokensRoutes } from './modules/tokens/tokens.routes.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+
+/** Paths that belong to the API and relay: never answered with the console's index.html. */
+const API_PREFIXES = ['/api/', '/v1/', '/pg/', '/mj/', '/suno/', '/assets/', '/dashboard/'];
+
+export interface BuildOptions {
+  logger?: boolean | object;
+}
+
+/** Builds the HTTP app over a context; tests call this with their own database and config. */
+export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    routerOptions: { ignoreTrailingSlash: true },
+    bodyLimit: 32 * 1024 * 1024,
+    trustProxy: true,
+    // Per-request access logs cost more than the relay's own work; errors are still logged.
+    logController: new LogController({ disableRequestLogging: true }),
+  });
+  await app.register(cookie);
+  installApiErrorHandler(app);
+
+  const apiLimit = rateLimitHook('GA', ctx.config.rateLimits.globalApi, ctx.rateLimitStore);
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.url.startsWith('/api/')) {
+      reply.header('Cache-Control', 'no-store');
+      await apiLimit(req, reply);
+    }
+  });
+
+  statusRoutes(app, ctx);
+  optionsRoutes(app, ctx);
+  usersRoutes(app, ctx);
+  tokensRoutes(app, ctx);
+
+  await registerConsole(app, ctx);
+  return app;
+}
+
+async function registerConsole(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const dist = ctx.config.webDistDir;
+  const indexPath = path.join(dist, 'index.html');
+  const hasConsole = fs.existsSync(indexPath);
+  if (hasConsole) {
+    await app.register(fastifyStatic, {
+      root: dist,
+      wildcard: false,
+      index: false,
+      setHeaders(res, filePath) {
+        res.setHeader('Cache-Control', filePath.endsWith('.html') ? 'no-cache' : 'public, max-age=604800');
+      },
+    });
+  }
+  const webLimit = rateLimitHook('GW', ctx.config.rateLimits.globalWeb, ctx.rateLimitStore);
+
+  app.setNotFoundHandler(async (req, reply) => {
+    const url = req.url.split('?')[0]!;
+    if (API_PREFIXES.some((p) => url.startsWith(p) || `${url}/` === p)) {
+      return reply.status(404).send({ error: { message: `Invalid URL (${req.method} ${url})`, type: 'invalid_request_error', param: null, code: null } });
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return reply.status(404).send({ error: { message: `Invalid URL (${req.method} ${url})`, type: 'invalid_request_error', param: null, code: null } });
+    }
+    if (ctx.config.frontendBaseUrl) return reply.redirect(`${ctx.config.frontendBaseUrl}${req.url}`, 301);
+    await webLimit(req, reply);
+    if (!hasConsole) {
+      return reply
+        .status(200)
+        .type('text/plain; charset=utf-8')
+        .send('ModelGate is running. The web console is not built yet: run `npm run build` and restart.');
+    }
+    reply.header('Cache-Control', 'no-cache');
+    return reply.sendFile('index.html');
+  });
+}

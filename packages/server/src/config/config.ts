@@ -1,0 +1,178 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+
+/**
+ * Environment, parsed once into a frozen object (DESIGN.md §3). Names and meanings follow the
+ * reference (server-behaviour.md §10) so existing deployments keep their settings.
+ */
+export interface Config {
+  port: number;
+  sqlDsn: string;
+  sqlitePath: string;
+  sqlMaxOpenConns: number;
+  redisConnString: string;
+  sessionSecret: string;
+  sessionSecretGenerated: boolean;
+  cryptoSecret: string;
+  nodeType: 'master' | 'slave';
+  syncFrequencySec: number;
+  initialRootPassword: string;
+  frontendBaseUrl: string;
+  webDistDir: string;
+  rateLimits: {
+    globalApi: RateLimitSetting;
+    globalWeb: RateLimitSetting;
+    critical: RateLimitSetting;
+  };
+  relayTimeoutSec: number;
+  streamingTimeoutSec: number;
+  channelTestFrequencyMin: number;
+  channelUpdateFrequencyMin: number;
+  pollingIntervalSec: number;
+  updateTask: boolean;
+  generateDefaultToken: boolean;
+  logLevel: string;
+}
+
+export interface RateLimitSetting {
+  enabled: boolean;
+  max: number;
+  windowSec: number;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    detail: string,
+  ) {
+    super(`Invalid environment variable ${variable}: ${detail}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, name: string, fallback: string): string {
+  const v = env[name];
+  return v === undefined || v === '' ? fallback : v;
+}
+
+function int(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(name, `expected an integer, got "${raw}"`);
+  const n = Number(raw.trim());
+  if (n < min) throw new ConfigError(name, `must be at least ${min}, got ${n}`);
+  return n;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const v = raw.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(v)) return true;
+  if (['false', '0', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(name, `expected true or false, got "${raw}"`);
+}
+
+function rateLimit(env: Env, prefix: string, max: number, windowSec: number): RateLimitSetting {
+  return {
+    enabled: bool(env, `${prefix}_ENABLE`, true),
+    max: int(env, prefix, max, 1),
+    windowSec: int(env, `${prefix}_DURATION`, windowSec, 1),
+  };
+}
+
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonly<Config> {
+  const port = int(env, 'PORT', 3000, 0);
+  if (port > 65535) throw new ConfigError('PORT', `must be at most 65535, got ${port}`);
+
+  const sqlDsn = str(env, 'SQL_DSN', '');
+  if (sqlDsn && !sqlDsn.startsWith('local')) {
+    // Validated here so a typo stops start-up with the variable named, not a driver stack trace.
+    parseSqlDsnKind(sqlDsn);
+  }
+
+  const nodeTypeRaw = str(env, 'NODE_TYPE', 'master').toLowerCase();
+  if (nodeTypeRaw !== 'master' && nodeTypeRaw !== 'slave') {
+    throw new ConfigError('NODE_TYPE', `expected "master" or "slave", got "${nodeTypeRaw}"`);
+  }
+
+  let sessionSecret = str(env, 'SESSION_SECRET', '');
+  const sessionSecretGenerated = sessionSecret === '';
+  if (sessionSecret === 'random_string') {
+    throw new ConfigError('SESSION_SECRET', 'replace the example value "random_string" with a real secret');
+  }
+  if (sessionSecretGenerated) sessionSecret = randomBytes(32).toString('hex');
+
+  const redis = str(env, 'REDIS_CONN_STRING', '');
+  if (redis && !/^rediss?:\/\//.test(redis)) {
+    throw new ConfigError('REDIS_CONN_STRING', 'expected a redis:// or rediss:// URL');
+  }
+
+  const frontendBaseUrl = str(env, 'FRONTEND_BASE_URL', '').replace(/\/+$/, '');
+  if (frontendBaseUrl && !/^https?:\/\//.test(frontendBaseUrl)) {
+    throw new ConfigError('FRONTEND_BASE_URL', 'expected an http(s) URL');
+  }
+
+  const config: Config = {
+    port,
+    sqlDsn,
+    sqlitePath: path.resolve(cwd, str(env, 'SQLITE_PATH', 'data/modelgate.db').replace(/\?.*$/, '')),
+    sqlMaxOpenConns: int(env, 'SQL_MAX_OPEN_CONNS', 50, 1),
+    redisConnString: redis,
+    sessionSecret,
+    sessionSecretGenerated,
+    cryptoSecret: str(env, 'CRYPTO_SECRET', '') || sessionSecret,
+    nodeType: nodeTypeRaw,
+    syncFrequencySec: int(env, 'SYNC_FREQUENCY', 60, 1),
+    initialRootPassword: str(env, 'INITIAL_ROOT_PASSWORD', '123456'),
+    frontendBaseUrl,
+    webDistDir: path.resolve(cwd, str(env, 'WEB_DIST_DIR', defaultWebDist())),
+    rateLimits: {
+      globalApi: rateLimit(env, 'GLOBAL_API_RATE_LIMIT', 180, 180),
+      globalWeb: rateLimit(env, 'GLOBAL_WEB_RATE_LIMIT', 60, 180),
+      critical: rateLimit(env, 'CRITICAL_RATE_LIMIT', 20, 1200),
+    },
+    relayTimeoutSec: int(env, 'RELAY_TIMEOUT', 0, 0),
+    streamingTimeoutSec: int(env, 'STREAMING_TIMEOUT', 60, 1),
+    channelTestFrequencyMin: int(env, 'CHANNEL_TEST_FREQUENCY', 0, 0),
+    channelUpdateFrequencyMin: int(env, 'CHANNEL_UPDATE_FREQUENCY', 0, 0),
+    pollingIntervalSec: int(env, 'POLLING_INTERVAL', 0, 0),
+    updateTask: bool(env, 'UPDATE_TASK', true),
+    generateDefaultToken: bool(env, 'GENERATE_DEFAULT_TOKEN', false),
+    logLevel: str(env, 'LOG_LEVEL', 'info'),
+  };
+  if (config.initialRootPassword.length < 6) {
+    throw new ConfigError('INITIAL_ROOT_PASSWORD', 'must be at least 6 characters');
+  }
+  return Object.freeze(config);
+}
+
+function defaultWebDist(): string {
+  // packages/server/{src,dist}/config → packages/web/dist
+  return path.resolve(import.meta.dirname, '../../../web/dist');
+}
+
+export type SqlKind = 'sqlite' | 'postgres' | 'mysql';
+
+/**
+ * SQL_DSN forms (reference §10): `postgres://…` / `postgresql://…` → PostgreSQL; a value starting with
+ * `local` or empty → SQLite; `mysql://…` or the Go form `user:pass@tcp(host:port)/db?…` → MySQL.
+ */
+export function parseSqlDsnKind(dsn: string): SqlKind {
+  if (!dsn || dsn.startsWith('local')) return 'sqlite';
+  if (/^postgres(ql)?:\/\//.test(dsn)) return 'postgres';
+  if (/^mysql:\/\//.test(dsn)) return 'mysql';
+  if (/^[^@/]*@tcp\([^)]+\)\/[^?]+/.test(dsn)) return 'mysql';
+  throw new ConfigError('SQL_DSN', 'expected postgres://…, mysql://…, user:pass@tcp(host:port)/db, or empty for SQLite');
+}
+
+/** Converts the Go-style MySQL DSN to a mysql:// URL understood by mysql2. */
+export function mysqlUrlFromDsn(dsn: string): string {
+  if (dsn.startsWith('mysql://')) return dsn;
+  const m = /^([^:@]*)(?::([^@]*))?@tcp\(([^)]+)\)\/([^?]+)(\?.*)?$/.exec(dsn);
+  if (!m) throw new ConfigError('SQL_DSN', 'malformed MySQL DSN');
+  const [, user, pass, hostPort, db] = m;
+  const auth = pass ? `${encodeURIComponent(user!)}:${encodeURIComponent(pass)}` : encodeURIComponent(user!);
+  return `mysql://${auth}@${hostPort}/${db}`;
+}

@@ -1,0 +1,26 @@
+import type { Config } from './config/config.js';
+import type { Db } from './db/client.js';
+import type { RateLimitStore } from './http/rate-limit.js';
+import type { OptionsService } from './modules/options/options.service.js';
+import type { TokensRepository } from './modules/tokens/tokens.repository.js';
+import type { TokensService } from './modules/tokens/tokens.service.js';
+import type { UsersRepository } from './modules/users/users.repository.js';
+import type { UsersService } from './modules/users/users.service.js';
+import type { VerificationCodes } from './modules/users/verification-codes.js';
+
+/** Everything a route or job needs, built once at boot (or per test) and passed explicitly. */
+export interface AppContext {
+  config: Readonly<Config>;
+  db: Db;
+  version: string;
+  startTime: number;
+  options: OptionsService;
+  users: UsersRepository;
+  usersService: UsersService;
+  tokens: TokensRepository;
+  tokensService: TokensService;
+  codes: VerificationCodes;
+  rateLimitStore: RateLimitStore;
+  /** Distinct enabled models available to any of the given groups (abilities table). */
+  modelsForGroups(groups: string[]): Promise<string[]>;
+}

@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type InsertQueryBuilder, type InsertResult } from 'kysely';
+import type { Config, SqlKind } from '../config/config.js';
+import { mysqlUrlFromDsn, parseSqlDsnKind } from '../config/config.js';
+import type { Database } from './schema.js';
+
+/** The data layer handle; `kind` is the only place callers may learn which database this is. */
+export interface Db {
+  db: Kysely<Database>;
+  kind: SqlKind;
+  destroy(): Promise<void>;
+}
+
+export async function openDb(config: Pick<Config, 'sqlDsn' | 'sqlitePath' | 'sqlMaxOpenConns'>): Promise<Db> {
+  const kind = parseSqlDsnKind(config.sqlDsn);
+  let db: Kysely<Database>;
+  if (kind === 'sqlite') {
+    const { default: SqliteDatabase } = await import('better-sqlite3');
+    fs.mkdirSync(path.dirname(config.sqlitePath), { recursive: true });
+    const sqlite = new SqliteDatabase(config.sqlitePath);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('foreign_keys = ON');
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  } else if (kind === 'postgres') {
+    const pg = await import('pg');
+    // BIGINT (20) and NUMERIC (1700, e.g. SUM results) arrive as strings by default: quota fits in a double.
+    pg.default.types.setTypeParser(20, (v: string) => Number(v));
+    pg.default.types.setTypeParser(1700, (v: string) => Number(v));
+    const pool = new pg.default.Pool({ connectionString: config.sqlDsn, max: Math.min(config.sqlMaxOpenConns, 50) });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  } else {
+    const mysql = await import('mysql2');
+    const pool = mysql.createPool({
+      uri: mysqlUrlFromDsn(config.sqlDsn),
+      connectionLimit: Math.min(config.sqlMaxOpenConns, 50),
+      supportBigNumbers: true,
+      bigNumberStrings: false,
+      decimalNumbers: true,
+      charset: 'utf8mb4',
+    });
+    db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
+  }
+  return { db, kind, destroy: () => db.destroy() };
+}
+
+/**
+ * Inserts one row and returns its generated id: PostgreSQL needs RETURNING, MySQL and SQLite report
+ * the id on the insert result.
+ */
+export async function insertReturningId<DB, T extends keyof DB & string>(
+  kind: SqlKind,
+  query: InsertQueryBuilder<DB, T, InsertResult>,
+): Promise<number> {
+  if (kind === 'postgres') {
+    const row = await (query as unknown as InsertQueryBuilder<DB, T, { id: number }>)
+      .returning('id' as never)
+      .executeTakeFirstOrThrow();
+    return Number((row as { id: number }).id);
+  }
+  const res = await query.executeTakeFirstOrThrow();
+  return Number(res.insertId);
+}
+
+/** SQL numeric aggregates come back as strings or numbers depending on the driver. */
+export function num(v: unknown): number {
+  if (v === null || v === undefined) return 0;
+  return typeof v === 'number' ? v : Number(v);
+}

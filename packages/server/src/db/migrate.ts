@@ -1,0 +1,28 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Db } from './client.js';
+import * as m0001 from './migrations/0001-initial.js';
+import type { MigrationFn } from './migrations/column-types.js';
+
+/** Append-only: add new migrations at the end with the next number; never edit a released one. */
+const MIGRATIONS: Array<[string, { up: MigrationFn }]> = [['0001-initial', m0001]];
+
+class CodeProvider implements MigrationProvider {
+  constructor(private readonly kind: Db['kind']) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const out: Record<string, Migration> = {};
+    for (const [name, mod] of MIGRATIONS) out[name] = { up: (db) => mod.up(db, this.kind) };
+    return out;
+  }
+}
+
+export async function migrateToLatest(handle: Db): Promise<string[]> {
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: new CodeProvider(handle.kind),
+    migrationTableName: 'modelgate_migrations',
+    migrationLockTableName: 'modelgate_migrations_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

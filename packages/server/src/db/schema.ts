@@ -1,0 +1,220 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Table types. Booleans are stored as 0/1 integers on every dialect so one code path serves SQLite,
+ * PostgreSQL and MySQL; timestamps are Unix seconds unless a column says ms.
+ */
+type Id = Generated<number>;
+/** A column with a database default: optional on insert. */
+type Def<T> = ColumnType<T, T | undefined, T>;
+type Flag = Def<number>;
+
+export interface UsersTable {
+  id: Id;
+  username: string;
+  password: string;
+  display_name: Def<string>;
+  role: Def<number>;
+  status: Def<number>;
+  email: Def<string>;
+  github_id: Def<string>;
+  wechat_id: Def<string>;
+  telegram_id: Def<string>;
+  linux_do_id: Def<string>;
+  access_token: Def<string | null>;
+  quota: Def<number>;
+  used_quota: Def<number>;
+  request_count: Def<number>;
+  group: Def<string>;
+  aff_code: Def<string | null>;
+  aff_count: Def<number>;
+  aff_quota: Def<number>;
+  aff_history: Def<number>;
+  inviter_id: Def<number>;
+  created_at: Def<number>;
+  deleted_at: Def<number | null>;
+}
+
+export interface TokensTable {
+  id: Id;
+  user_id: number;
+  key: string;
+  status: Def<number>;
+  name: Def<string>;
+  created_time: Def<number>;
+  accessed_time: Def<number>;
+  expired_time: Def<number>;
+  remain_quota: Def<number>;
+  unlimited_quota: Flag;
+  model_limits_enabled: Flag;
+  model_limits: Def<string>;
+  allow_ips: Def<string>;
+  used_quota: Def<number>;
+  group: Def<string>;
+  deleted_at: Def<number | null>;
+}
+
+export interface ChannelsTable {
+  id: Id;
+  type: Def<number>;
+  key: string;
+  openai_organization: Def<string | null>;
+  test_model: Def<string | null>;
+  status: Def<number>;
+  name: Def<string>;
+  weight: Def<number>;
+  created_time: Def<number>;
+  test_time: Def<number>;
+  response_time: Def<number>;
+  base_url: Def<string | null>;
+  other: Def<string>;
+  balance: Def<number>;
+  balance_updated_time: Def<number>;
+  models: Def<string>;
+  group: Def<string>;
+  used_quota: Def<number>;
+  model_mapping: Def<string | null>;
+  status_code_mapping: Def<string | null>;
+  priority: Def<number>;
+  auto_ban: Def<number>;
+  other_info: Def<string>;
+  tag: Def<string | null>;
+  setting: Def<string | null>;
+  max_input_tokens: Def<number>;
+}
+
+export interface AbilitiesTable {
+  group: string;
+  model: string;
+  channel_id: number;
+  enabled: Flag;
+  priority: Def<number>;
+  weight: Def<number>;
+  tag: Def<string | null>;
+}
+
+export interface OptionsTable {
+  key: string;
+  value: string;
+}
+
+export interface RedemptionsTable {
+  id: Id;
+  user_id: Def<number>;
+  key: string;
+  status: Def<number>;
+  name: Def<string>;
+  quota: Def<number>;
+  created_time: Def<number>;
+  redeemed_time: Def<number>;
+  used_user_id: Def<number>;
+  deleted_at: Def<number | null>;
+}
+
+export interface LogsTable {
+  id: Id;
+  user_id: Def<number>;
+  created_at: Def<number>;
+  type: Def<number>;
+  content: Def<string>;
+  username: Def<string>;
+  token_name: Def<string>;
+  model_name: Def<string>;
+  quota: Def<number>;
+  prompt_tokens: Def<number>;
+  completion_tokens: Def<number>;
+  use_time: Def<number>;
+  is_stream: Flag;
+  channel_id: Def<number>;
+  token_id: Def<number>;
+  group: Def<string>;
+  other: Def<string>;
+  request_id: Def<string | null>;
+}
+
+export interface MidjourneysTable {
+  id: Id;
+  code: Def<number>;
+  user_id: Def<number>;
+  action: Def<string>;
+  mj_id: Def<string>;
+  prompt: Def<string>;
+  prompt_en: Def<string>;
+  description: Def<string>;
+  state: Def<string>;
+  submit_time: Def<number>;
+  start_time: Def<number>;
+  finish_time: Def<number>;
+  image_url: Def<string>;
+  status: Def<string>;
+  progress: Def<string>;
+  fail_reason: Def<string>;
+  channel_id: Def<number>;
+  quota: Def<number>;
+  buttons: Def<string>;
+  properties: Def<string>;
+}
+
+export interface TasksTable {
+  id: Id;
+  created_at: Def<number>;
+  updated_at: Def<number>;
+  task_id: Def<string>;
+  platform: Def<string>;
+  user_id: Def<number>;
+  channel_id: Def<number>;
+  quota: Def<number>;
+  action: Def<string>;
+  status: Def<string>;
+  fail_reason: Def<string>;
+  submit_time: Def<number>;
+  start_time: Def<number>;
+  finish_time: Def<number>;
+  progress: Def<string>;
+  properties: Def<string>;
+  data: Def<string>;
+}
+
+export interface TopUpsTable {
+  id: Id;
+  user_id: Def<number>;
+  amount: Def<number>;
+  money: Def<number>;
+  trade_no: string;
+  create_time: Def<number>;
+  status: Def<string>;
+}
+
+export interface QuotaDataTable {
+  id: Id;
+  user_id: Def<number>;
+  username: Def<string>;
+  model_name: Def<string>;
+  created_at: Def<number>;
+  token_used: Def<number>;
+  count: Def<number>;
+  quota: Def<number>;
+}
+
+export interface Database {
+  users: UsersTable;
+  tokens: TokensTable;
+  channels: ChannelsTable;
+  abilities: AbilitiesTable;
+  options: OptionsTable;
+  redemptions: RedemptionsTable;
+  logs: LogsTable;
+  midjourneys: MidjourneysTable;
+  tasks: TasksTable;
+  top_ups: TopUpsTable;
+  quota_data: QuotaDataTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type TokenRow = Selectable<TokensTable>;
+export type NewToken = Insertable<TokensTable>;
+export type ChannelRow = Selectable<ChannelsTable>;
+export type LogRow = Selectable<LogsTable>;
+export type { ColumnType };

@@ -1,0 +1,52 @@
+import { langFromHeader, serverMessage, type ServerMessageCode } from '@modelgate/shared';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ZodError } from 'zod';
+
+/**
+ * A failure with a stable code. `/api` maps it to `{success:false, message}` with HTTP 200
+ * (401 only for a missing or expired session); `detail` is appended to the localised message.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly code: ServerMessageCode,
+    readonly httpStatus = 200,
+    readonly detail?: string,
+  ) {
+    super(detail ? `${code}: ${detail}` : code);
+  }
+}
+
+export function localise(err: AppError, req: FastifyRequest): string {
+  const base = serverMessage(err.code, langFromHeader(req.headers['accept-language']));
+  return err.detail ? `${base}: ${err.detail}` : base;
+}
+
+function zodMessage(err: ZodError): string {
+  return err.issues
+    .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .join('; ');
+}
+
+/** The one error → response mapping for the management API. */
+export function installApiErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError | ZodError | Error, req: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.httpStatus).send({ success: false, message: localise(error, req) });
+    }
+    if (error instanceof ZodError) {
+      const e = new AppError('INVALID_PARAMETER', 200, zodMessage(error));
+      return reply.status(200).send({ success: false, message: localise(e, req) });
+    }
+    const fe = error as FastifyError;
+    if (fe.statusCode === 429) {
+      return reply.status(429).send({ success: false, message: localise(new AppError('TOO_MANY_REQUESTS', 429), req) });
+    }
+    if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+      // Malformed JSON, unsupported media type, body too large: the client's fault, said plainly.
+      const e = new AppError('INVALID_PARAMETER', 200, fe.message);
+      return reply.status(200).send({ success: false, message: localise(e, req) });
+    }
+    req.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ success: false, message: localise(new AppError('INTERNAL', 500), req) });
+  });
+}

@@ -1,0 +1,110 @@
+import type { Db } from '../../db/client.js';
+import { OPTION_SPECS, isSecretOption } from './option-defaults.js';
+import { normaliseOption } from './options.validate.js';
+
+type Listener = (key: string, value: string) => void;
+
+/**
+ * Options with an in-process cache: defaults, then database rows. A write goes to the database and
+ * the cache at once; other nodes pick it up on their next `reload()` (every SYNC_FREQUENCY, or at
+ * once via the scale-out work's pub/sub). Parsed JSON values are memoised per raw string.
+ */
+export class OptionsService {
+  private readonly values = new Map<string, string>();
+  private readonly parsed = new Map<string, { raw: string; value: unknown }>();
+  private readonly listeners: Listener[] = [];
+
+  constructor(private readonly handle: Db) {
+    for (const [k, spec] of Object.entries(OPTION_SPECS)) this.values.set(k, spec.default);
+  }
+
+  async reload(): Promise<void> {
+    const rows = await this.handle.db.selectFrom('options').select(['key', 'value']).execute();
+    for (const r of rows) {
+      if (OPTION_SPECS[r.key] && this.values.get(r.key) !== (r.value ?? '')) {
+        this.values.set(r.key, r.value ?? '');
+        this.emit(r.key, r.value ?? '');
+      }
+    }
+  }
+
+  onChange(fn: Listener): void {
+    this.listeners.push(fn);
+  }
+
+  private emit(key: string, value: string): void {
+    for (const fn of this.listeners) fn(key, value);
+  }
+
+  str(key: string): string {
+    return this.values.get(key) ?? '';
+  }
+
+  bool(key: string): boolean {
+    return this.values.get(key) === 'true';
+  }
+
+  num(key: string): number {
+    const n = Number(this.values.get(key));
+    return Number.isFinite(n) ? n : Number(OPTION_SPECS[key]?.default ?? 0);
+  }
+
+  json<T>(key: string, fallback: T): T {
+    const raw = this.values.get(key) ?? '';
+    const memo = this.parsed.get(key);
+    if (memo && memo.raw === raw) return memo.value as T;
+    let value: unknown = fallback;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      value = fallback;
+    }
+    this.parsed.set(key, { raw, value });
+    return value as T;
+  }
+
+  /** Validates, stores and applies one option; returns the stored string. */
+  async set(key: string, raw: unknown): Promise<string> {
+    const value = normaliseOption(key, raw, (k) => this.str(k));
+    const db = this.handle.db;
+    await db.transaction().execute(async (trx) => {
+      const updated = await trx.updateTable('options').set({ value }).where('key', '=', key).executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) {
+        // A concurrent writer may insert the same key first: the retry turns into an update.
+        try {
+          await trx.insertInto('options').values({ key, value }).execute();
+        } catch {
+          await trx.updateTable('options').set({ value }).where('key', '=', key).execute();
+        }
+      }
+    });
+    this.values.set(key, value);
+    this.emit(key, value);
+    return value;
+  }
+
+  /** The super admin's list (`GET /api/option/`): every key but the secrets, values as strings. */
+  list(): Array<{ key: string; value: string }> {
+    const out: Array<{ key: string; value: string }> = [];
+    for (const [key, value] of this.values) if (!isSecretOption(key)) out.push({ key, value });
+    return out;
+  }
+
+  /** Group → ratio (missing group → ratio 1, as the reference). */
+  groupRatio(group: string): number {
+    const map = this.json<Record<string, number>>('GroupRatio', {});
+    const r = map[group];
+    return typeof r === 'number' ? r : 1;
+  }
+
+  groupExists(group: string): boolean {
+    return Object.hasOwn(this.json<Record<string, number>>('GroupRatio', {}), group);
+  }
+
+  /** Usable groups for a user: UserUsableGroups plus the user's own group (reference §8.4). */
+  usableGroups(userGroup: string): Record<string, string> {
+    const groups = { ...this.json<Record<string, string>>('UserUsableGroups', {}) };
+    if (userGroup && !groups[userGroup]) groups[userGroup] = '用户分组';
+    return groups;
+  }
+}

@@ -1,0 +1,51 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { ok } from '../../http/reply.js';
+
+/** The public status object (console-api.md §6): every field, `chats` always an array. */
+export function buildStatus(ctx: AppContext) {
+  const o = ctx.options;
+  const chats = o.json<unknown>('Chats', []);
+  return {
+    version: ctx.version,
+    start_time: ctx.startTime,
+    system_name: o.str('SystemName'),
+    logo: o.str('Logo'),
+    footer_html: o.str('Footer'),
+    server_address: o.str('ServerAddress') || `http://localhost:${ctx.config.port}`,
+    email_verification: o.bool('EmailVerificationEnabled'),
+    github_oauth: o.bool('GitHubOAuthEnabled'),
+    github_client_id: o.str('GitHubClientId'),
+    linuxdo_oauth: o.bool('LinuxDOOAuthEnabled'),
+    linuxdo_client_id: o.str('LinuxDOClientId'),
+    telegram_oauth: o.bool('TelegramOAuthEnabled'),
+    telegram_bot_name: o.str('TelegramBotName'),
+    wechat_qrcode: o.str('WeChatAccountQRCodeImageURL'),
+    wechat_login: o.bool('WeChatAuthEnabled'),
+    turnstile_check: o.bool('TurnstileCheckEnabled'),
+    turnstile_site_key: o.str('TurnstileSiteKey'),
+    price: o.num('Price'),
+    min_topup: o.num('MinTopUp'),
+    top_up_link: o.str('TopUpLink'),
+    enable_online_topup: o.str('PayAddress') !== '' && o.str('EpayId') !== '' && o.str('EpayKey') !== '',
+    quota_per_unit: o.num('QuotaPerUnit'),
+    display_in_currency: o.bool('DisplayInCurrencyEnabled'),
+    chat_link: o.str('ChatLink'),
+    chat_link2: o.str('ChatLink2'),
+    chats: Array.isArray(chats) ? chats : [],
+    enable_batch_update: false,
+    enable_drawing: o.bool('DrawingEnabled'),
+    enable_task: o.bool('TaskEnabled'),
+    enable_data_export: o.bool('DataExportEnabled'),
+    data_export_default_time: o.str('DataExportDefaultTime'),
+    default_collapse_sidebar: o.bool('DefaultCollapseSidebar'),
+    mj_notify_enabled: o.bool('MjNotifyEnabled'),
+  };
+}
+
+export function statusRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get('/api/status', async () => ok(buildStatus(ctx)));
+  app.get('/api/notice', async () => ok(ctx.options.str('Notice')));
+  app.get('/api/about', async () => ok(ctx.options.str('About')));
+  app.get('/api/home_page_content', async () => ok(ctx.options.str('HomePageContent')));
+}

@@ -1,0 +1,128 @@
+import { TOKEN_KEY_LENGTH, TOKEN_NAME_MAX_LENGTH, TokenStatus } from '@modelgate/shared';
+import type { AppContext } from '../../context.js';
+import type { TokenRow } from '../../db/schema.js';
+import type { AuthUser } from '../../http/auth.js';
+import { AppError } from '../../http/errors.js';
+import { nowSec } from '../../http/reply.js';
+import { randomAlnum } from '../users/password.js';
+import { effectiveTokenStatus } from './token-view.js';
+
+export interface TokenInput {
+  name?: string;
+  remain_quota?: number;
+  expired_time?: number;
+  unlimited_quota?: boolean;
+  model_limits_enabled?: boolean;
+  model_limits?: string;
+  allow_ips?: string;
+  group?: string;
+}
+
+const MAX_BATCH = 100;
+
+function normaliseLimits(v: string | undefined): string {
+  return (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .join(',');
+}
+
+export class TokensService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private get repo() {
+    return this.ctx.tokens;
+  }
+
+  private validate(me: AuthUser, input: TokenInput, creating: boolean): void {
+    const name = input.name ?? '';
+    if (creating && !name.trim()) throw new AppError('TOKEN_NAME_REQUIRED');
+    if ([...name].length > TOKEN_NAME_MAX_LENGTH) throw new AppError('TOKEN_NAME_TOO_LONG');
+    if (input.remain_quota !== undefined && input.remain_quota < 0) throw new AppError('QUOTA_NEGATIVE');
+    if (input.expired_time !== undefined && input.expired_time !== -1 && input.expired_time <= nowSec() && creating) {
+      throw new AppError('TOKEN_EXPIRY_IN_PAST');
+    }
+    if (input.group && !Object.hasOwn(this.ctx.options.usableGroups(me.group), input.group)) {
+      throw new AppError('TOKEN_GROUP_UNAVAILABLE', 200, input.group);
+    }
+  }
+
+  /** Creates `count` tokens; extra ones get the name plus `-` and a 6-character suffix (spec §5). */
+  async create(me: AuthUser, input: TokenInput, count = 1): Promise<TokenRow[]> {
+    if (!Number.isInteger(count) || count < 1 || count > MAX_BATCH) throw new AppError('TOKEN_COUNT_INVALID');
+    this.validate(me, input, true);
+    const now = nowSec();
+    const created: TokenRow[] = [];
+    for (let i = 0; i < count; i++) {
+      const name = i === 0 ? input.name!.trim() : `${input.name!.trim()}-${randomAlnum(6)}`;
+      const row = {
+        user_id: me.id,
+        key: randomAlnum(TOKEN_KEY_LENGTH),
+        status: TokenStatus.Enabled,
+        name: [...name].slice(0, TOKEN_NAME_MAX_LENGTH).join(''),
+        created_time: now,
+        accessed_time: now,
+        expired_time: input.expired_time ?? -1,
+        remain_quota: input.remain_quota ?? 0,
+        unlimited_quota: input.unlimited_quota ? 1 : 0,
+        model_limits_enabled: input.model_limits_enabled ? 1 : 0,
+        model_limits: normaliseLimits(input.model_limits),
+        allow_ips: input.allow_ips ?? '',
+        used_quota: 0,
+        group: input.group ?? '',
+      };
+      const id = await this.repo.insert(row);
+      created.push({ ...row, id, deleted_at: null });
+    }
+    return created;
+  }
+
+  async get(me: AuthUser, id: number): Promise<TokenRow> {
+    const t = await this.repo.get(me.id, id);
+    if (!t) throw new AppError('TOKEN_NOT_FOUND');
+    return t;
+  }
+
+  /** Toggle (`status_only`): an expired or exhausted token stays off until expiry or quota changes. */
+  async setStatus(me: AuthUser, id: number, status: number): Promise<TokenRow> {
+    if (status !== TokenStatus.Enabled && status !== TokenStatus.Disabled) throw new AppError('TOKEN_STATUS_INVALID');
+    const t = await this.get(me, id);
+    if (status === TokenStatus.Enabled) this.assertUsable(t);
+    await this.repo.update(me.id, id, { status });
+    return { ...t, status };
+  }
+
+  private assertUsable(t: Pick<TokenRow, 'expired_time' | 'unlimited_quota' | 'remain_quota'>): void {
+    const now = nowSec();
+    if (t.expired_time !== -1 && Number(t.expired_time) <= now) throw new AppError('TOKEN_EXPIRED_CANNOT_ENABLE');
+    if (!t.unlimited_quota && Number(t.remain_quota) <= 0) throw new AppError('TOKEN_EXHAUSTED_CANNOT_ENABLE');
+  }
+
+  async update(me: AuthUser, id: number, input: TokenInput): Promise<TokenRow> {
+    const t = await this.get(me, id);
+    this.validate(me, input, false);
+    const next = {
+      name: input.name !== undefined ? input.name.trim() || t.name : t.name,
+      expired_time: input.expired_time ?? Number(t.expired_time),
+      remain_quota: input.remain_quota ?? Number(t.remain_quota),
+      unlimited_quota: input.unlimited_quota === undefined ? t.unlimited_quota : input.unlimited_quota ? 1 : 0,
+      model_limits_enabled: input.model_limits_enabled === undefined ? t.model_limits_enabled : input.model_limits_enabled ? 1 : 0,
+      model_limits: input.model_limits === undefined ? t.model_limits : normaliseLimits(input.model_limits),
+      allow_ips: input.allow_ips ?? t.allow_ips,
+      group: input.group ?? t.group,
+      status: t.status,
+    };
+    // A token stored as expired or exhausted comes back once the edit fixes what stopped it.
+    if (next.status === TokenStatus.Expired || next.status === TokenStatus.Exhausted) {
+      const probe = { ...next, status: TokenStatus.Enabled };
+      if (effectiveTokenStatus(probe, nowSec()) === TokenStatus.Enabled) next.status = TokenStatus.Enabled;
+    }
+    await this.repo.update(me.id, id, next);
+    return { ...t, ...next };
+  }
+
+  async remove(me: AuthUser, id: number): Promise<void> {
+    if (!(await this.repo.softDelete(me.id, id, nowSec()))) throw new AppError('TOKEN_NOT_FOUND');
+  }
+}

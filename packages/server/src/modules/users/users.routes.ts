@@ -1,0 +1,131 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { caller, requireAdmin, requireUser } from '../../http/auth.js';
+import { AppError } from '../../http/errors.js';
+import { rateLimitHook } from '../../http/rate-limit.js';
+import { ok, pageParams } from '../../http/reply.js';
+import { encodeSession, SESSION_COOKIE, SESSION_TTL_SEC, sessionCookieOptions } from '../../http/session.js';
+import { loginView, userView } from './user-view.js';
+
+const str = z.string().optional();
+const intLike = z.union([z.number(), z.string().regex(/^-?\d+$/).transform(Number)]);
+
+const registerBody = z.object({ username: z.string().default(''), password: z.string().default(''), password2: str, email: str, verification_code: str, aff_code: str });
+const loginBody = z.object({ username: z.string().default(''), password: z.string().default('') });
+const selfBody = z.object({ username: str, display_name: str, password: str });
+const createBody = z.object({ username: str, password: str, display_name: str, role: intLike.optional() });
+const updateBody = z.object({
+  id: intLike,
+  username: str,
+  display_name: str,
+  password: str,
+  group: str,
+  email: str,
+  quota: intLike.optional(),
+  add_quota: intLike.optional(),
+  role: intLike.optional(),
+});
+const manageBody = z.object({ id: intLike, action: z.enum(['promote', 'demote', 'disable', 'enable', 'delete']) });
+const idParam = z.object({ id: z.string().regex(/^\d+$/, 'id must be a number').transform(Number) });
+
+export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const user = requireUser(ctx);
+  const admin = requireAdmin(ctx);
+  const critical = rateLimitHook('CT', ctx.config.rateLimits.critical, ctx.rateLimitStore);
+  const svc = ctx.usersService;
+
+  app.post('/api/user/register', { preHandler: critical }, async (req) => {
+    await svc.register(registerBody.parse(req.body ?? {}));
+    return ok(undefined, '');
+  });
+
+  app.post('/api/user/login', { preHandler: critical }, async (req, reply) => {
+    const body = loginBody.parse(req.body ?? {});
+    const row = await svc.login(body.username, body.password);
+    const cookie = encodeSession(ctx.config.sessionSecret, { uid: row.id, exp: Math.floor(Date.now() / 1000) + SESSION_TTL_SEC });
+    reply.setCookie(SESSION_COOKIE, cookie, sessionCookieOptions(req.protocol === 'https'));
+    return ok({ ...loginView(row), default_password: svc.isDefaultRootPassword(row, body.password) });
+  });
+
+  app.get('/api/user/logout', async (req, reply) => {
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return ok();
+  });
+
+  app.get('/api/user/groups', async () => ok(groupsWithRatios(ctx, ctx.options.usableGroups(''))));
+
+  app.get('/api/user/self', { preHandler: user }, async (req) => ok(userView(caller(req).row, { includeSecrets: true })));
+  app.get('/api/user/self/groups', { preHandler: user }, async (req) => {
+    const me = caller(req);
+    return ok(groupsWithRatios(ctx, ctx.options.usableGroups(me.group), me.group));
+  });
+  app.put('/api/user/self', { preHandler: user }, async (req) => {
+    await svc.updateSelf(caller(req), selfBody.parse(req.body ?? {}));
+    return ok();
+  });
+  app.delete('/api/user/self', { preHandler: user }, async (req, reply) => {
+    await svc.deleteSelf(caller(req));
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return ok();
+  });
+  app.get('/api/user/token', { preHandler: user }, async (req) => ok(await svc.regenerateAccessToken(caller(req))));
+  app.get('/api/user/aff', { preHandler: user }, async (req) => ok(await svc.affCode(caller(req))));
+  app.post('/api/user/aff_transfer', { preHandler: user }, async (req) => {
+    const body = z.object({ quota: intLike }).parse(req.body ?? {});
+    await svc.affTransfer(caller(req), body.quota);
+    return ok();
+  });
+  app.get('/api/user/models', { preHandler: user }, async (req) => {
+    const me = caller(req);
+    return ok(await ctx.modelsForGroups(Object.keys(ctx.options.usableGroups(me.group))));
+  });
+
+  // --- admin ---
+  app.get('/api/user/', { preHandler: admin }, async (req) => {
+    const q = req.query as Record<string, string>;
+    const { page, pageSize, offset } = pageParams(q);
+    const { items, total } = await ctx.users.search({ offset, limit: pageSize });
+    return ok({ items: items.map((r) => userView(r)), total, page, page_size: pageSize });
+  });
+  app.get('/api/user/search', { preHandler: admin }, async (req) => {
+    const q = req.query as Record<string, string>;
+    const { page, pageSize, offset } = pageParams(q);
+    const { items, total } = await ctx.users.search({ keyword: q.keyword, group: q.group, offset, limit: pageSize });
+    return ok({ items: items.map((r) => userView(r)), total, page, page_size: pageSize });
+  });
+  app.get('/api/user/:id', { preHandler: admin }, async (req) => {
+    const { id } = idParam.parse(req.params);
+    return ok(userView(await svc.getForAdmin(caller(req), id)));
+  });
+  app.post('/api/user/', { preHandler: admin }, async (req) => {
+    await svc.createByAdmin(caller(req), createBody.parse(req.body ?? {}));
+    return ok();
+  });
+  app.put('/api/user/', { preHandler: admin }, async (req) => {
+    const row = await svc.updateByAdmin(caller(req), updateBody.parse(req.body ?? {}));
+    return ok(userView(row));
+  });
+  app.post('/api/user/manage', { preHandler: admin }, async (req) => {
+    const body = manageBody.safeParse(req.body ?? {});
+    if (!body.success) throw new AppError('INVALID_ACTION');
+    return ok(await svc.manage(caller(req), body.data.id, body.data.action));
+  });
+  app.delete('/api/user/:id', { preHandler: admin }, async (req) => {
+    const { id } = idParam.parse(req.params);
+    await svc.hardDelete(caller(req), id);
+    return ok();
+  });
+}
+
+/** `{group: {ratio, desc}}` for the usable groups that exist in GroupRatio, the user's own first. */
+function groupsWithRatios(ctx: AppContext, usable: Record<string, string>, own?: string) {
+  const out: Record<string, { ratio: number; desc: string }> = {};
+  const names = Object.keys(usable);
+  if (own && names.includes(own)) names.sort((a, b) => (a === own ? -1 : b === own ? 1 : 0));
+  for (const name of names) {
+    if (!ctx.options.groupExists(name)) continue;
+    out[name] = { ratio: ctx.options.groupRatio(name), desc: usable[name]! };
+  }
+  return out;
+}

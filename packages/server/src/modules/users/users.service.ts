@@ -1,0 +1,331 @@
+import { LogType, Role, UserStatus } from '@modelgate/shared';
+import type { AppContext } from '../../context.js';
+import type { UserRow } from '../../db/schema.js';
+import type { AuthUser } from '../../http/auth.js';
+import { AppError } from '../../http/errors.js';
+import { nowSec } from '../../http/reply.js';
+import { recordLog } from '../logs/log-writer.js';
+import { hashPassword, randomAlnum, verifyPassword } from './password.js';
+import { checkDisplayName, checkEmail, checkPassword, checkUsername } from './users.validate.js';
+
+export interface RegisterInput {
+  username: string;
+  password: string;
+  password2?: string;
+  email?: string;
+  verification_code?: string;
+  aff_code?: string;
+}
+
+export type ManageAction = 'promote' | 'demote' | 'disable' | 'enable' | 'delete';
+
+/** The password the reference seeds root with; the console warns while it is still in use. */
+export const DEFAULT_ROOT_PASSWORD = '123456';
+
+export class UsersService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private get repo() {
+    return this.ctx.users;
+  }
+
+  /** Creates `root` on an empty database (master node only, like the reference). */
+  async ensureRoot(): Promise<boolean> {
+    if ((await this.repo.count()) > 0) return false;
+    await this.repo.insert({
+      username: 'root',
+      password: await hashPassword(this.ctx.config.initialRootPassword),
+      display_name: 'Root User',
+      role: Role.Root,
+      status: UserStatus.Enabled,
+      quota: 100_000_000,
+      aff_code: await this.freshAffCode(),
+      created_at: nowSec(),
+    });
+    return true;
+  }
+
+  private async freshAffCode(): Promise<string> {
+    for (let i = 0; i < 20; i++) {
+      const code = randomAlnum(4);
+      if (!(await this.repo.findByAffCode(code))) return code;
+    }
+    return randomAlnum(8);
+  }
+
+  async register(input: RegisterInput): Promise<void> {
+    const o = this.ctx.options;
+    if (!o.bool('RegisterEnabled')) throw new AppError('REGISTER_DISABLED');
+    if (!o.bool('PasswordRegisterEnabled')) throw new AppError('PASSWORD_REGISTER_DISABLED');
+    const username = input.username?.trim() ?? '';
+    checkUsername(username);
+    if (!input.password) throw new AppError('LOGIN_REQUIRED_FIELDS');
+    checkPassword(input.password);
+    if (input.password2 !== undefined && input.password2 !== '' && input.password2 !== input.password) {
+      throw new AppError('PASSWORDS_DIFFER');
+    }
+    let email = '';
+    if (o.bool('EmailVerificationEnabled')) {
+      email = input.email?.trim() ?? '';
+      if (!email || !input.verification_code) throw new AppError('EMAIL_CODE_REQUIRED');
+      checkEmail(email);
+      if (!this.ctx.codes.consume('email', email, input.verification_code.trim())) throw new AppError('VERIFICATION_CODE_INVALID');
+      if (await this.repo.emailTaken(email)) throw new AppError('EMAIL_TAKEN');
+    }
+    if (await this.repo.usernameTaken(username)) throw new AppError('USERNAME_TAKEN');
+
+    const inviter = input.aff_code?.trim() ? await this.repo.findByAffCode(input.aff_code.trim()) : undefined;
+    const quotaForNewUser = o.num('QuotaForNewUser');
+    let id: number;
+    try {
+      id = await this.repo.insert({
+        username,
+        password: await hashPassword(input.password),
+        display_name: username,
+        role: Role.Common,
+        status: UserStatus.Enabled,
+        email,
+        quota: quotaForNewUser,
+        aff_code: await this.freshAffCode(),
+        inviter_id: inviter?.id ?? 0,
+        created_at: nowSec(),
+      });
+    } catch (e) {
+      // Two registrations racing for one name: the unique index decides, the loser gets the same message.
+      if (await this.repo.usernameTaken(username)) throw new AppError('USERNAME_TAKEN');
+      throw e;
+    }
+    if (quotaForNewUser > 0) {
+      await recordLog(this.ctx.db, { userId: id, username, type: LogType.System, content: `新用户注册赠送 ${this.formatQuota(quotaForNewUser)}` });
+    }
+    if (inviter) await this.rewardInvitation(id, username, inviter);
+  }
+
+  private async rewardInvitation(inviteeId: number, inviteeName: string, inviter: UserRow): Promise<void> {
+    const o = this.ctx.options;
+    const forInvitee = o.num('QuotaForInvitee');
+    const forInviter = o.num('QuotaForInviter');
+    const db = this.ctx.db.db;
+    if (forInvitee > 0) {
+      await this.repo.addQuota(inviteeId, forInvitee);
+      await recordLog(this.ctx.db, { userId: inviteeId, username: inviteeName, type: LogType.System, content: `使用邀请码赠送 ${this.formatQuota(forInvitee)}` });
+    }
+    await db
+      .updateTable('users')
+      .set((eb) => ({
+        aff_count: eb('aff_count', '+', 1),
+        aff_quota: eb('aff_quota', '+', forInviter),
+        aff_history: eb('aff_history', '+', forInviter),
+      }))
+      .where('id', '=', inviter.id)
+      .execute();
+    if (forInviter > 0) {
+      await recordLog(this.ctx.db, { userId: inviter.id, username: inviter.username, type: LogType.System, content: `邀请用户赠送 ${this.formatQuota(forInviter)}` });
+    }
+  }
+
+  formatQuota(quota: number): string {
+    const o = this.ctx.options;
+    if (!o.bool('DisplayInCurrencyEnabled')) return `${quota} 点额度`;
+    return `＄${(quota / o.num('QuotaPerUnit')).toFixed(6)} 额度`;
+  }
+
+  async login(name: string, password: string): Promise<UserRow> {
+    if (!this.ctx.options.bool('PasswordLoginEnabled')) throw new AppError('PASSWORD_LOGIN_DISABLED');
+    if (!name || !password) throw new AppError('LOGIN_REQUIRED_FIELDS');
+    const row = await this.repo.findForLogin(name.trim());
+    // Compare even for unknown users so timing does not reveal which usernames exist.
+    const okPw = await verifyPassword(password, row?.password ?? '$2a$10$invalidinvalidinvalidinvalidinvalidinvalidinvalidinvali');
+    if (!row || !okPw || row.status !== UserStatus.Enabled) throw new AppError('LOGIN_FAILED');
+    return row;
+  }
+
+  async updateSelf(me: AuthUser, body: { username?: string; display_name?: string; password?: string }): Promise<void> {
+    const patch: Record<string, unknown> = {};
+    if (body.username !== undefined && body.username.trim() !== me.username) {
+      const username = body.username.trim();
+      checkUsername(username);
+      if (await this.repo.usernameTaken(username)) throw new AppError('USERNAME_TAKEN');
+      patch.username = username;
+    }
+    if (body.display_name !== undefined) {
+      checkDisplayName(body.display_name);
+      patch.display_name = body.display_name;
+    }
+    if (body.password) {
+      checkPassword(body.password);
+      patch.password = await hashPassword(body.password);
+    }
+    if (Object.keys(patch).length) await this.repo.update(me.id, patch);
+  }
+
+  async deleteSelf(me: AuthUser): Promise<void> {
+    if (me.role >= Role.Root) throw new AppError('ROOT_SELF_DELETE');
+    await this.softDelete(me.id);
+  }
+
+  private async softDelete(id: number): Promise<void> {
+    await this.repo.update(id, { deleted_at: nowSec(), access_token: null });
+    await this.ctx.db.db.updateTable('tokens').set({ status: 2 }).where('user_id', '=', id).execute();
+  }
+
+  async regenerateAccessToken(me: AuthUser): Promise<string> {
+    const token = randomAlnum(32);
+    await this.repo.update(me.id, { access_token: token });
+    return token;
+  }
+
+  async affCode(me: AuthUser): Promise<string> {
+    if (me.row.aff_code) return me.row.aff_code;
+    const code = await this.freshAffCode();
+    await this.repo.update(me.id, { aff_code: code });
+    return code;
+  }
+
+  /** Moves pending invitation earnings into spendable quota, atomically. */
+  async affTransfer(me: AuthUser, quota: number): Promise<void> {
+    const min = this.ctx.options.num('QuotaPerUnit');
+    if (!Number.isInteger(quota) || quota < min) throw new AppError('AFF_TRANSFER_MIN', 200, this.formatQuota(min));
+    const res = await this.ctx.db.db
+      .updateTable('users')
+      .set((eb) => ({ aff_quota: eb('aff_quota', '-', quota), quota: eb('quota', '+', quota) }))
+      .where('id', '=', me.id)
+      .where('aff_quota', '>=', quota)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) throw new AppError('AFF_QUOTA_INSUFFICIENT');
+  }
+
+  // --- admin ---
+
+  /** The reference's rule: act only on users of a lower role, unless you are the super admin. */
+  private assertCanActOn(me: AuthUser, target: UserRow, code: 'CANNOT_READ_HIGHER' | 'CANNOT_UPDATE_HIGHER' | 'CANNOT_DELETE_HIGHER'): void {
+    if (me.role <= target.role && me.role !== Role.Root) throw new AppError(code);
+  }
+
+  async getForAdmin(me: AuthUser, id: number): Promise<UserRow> {
+    const row = await this.repo.findAnyById(id);
+    if (!row) throw new AppError('USER_NOT_FOUND');
+    this.assertCanActOn(me, row, 'CANNOT_READ_HIGHER');
+    return row;
+  }
+
+  async createByAdmin(me: AuthUser, body: { username?: string; password?: string; display_name?: string; role?: number }): Promise<void> {
+    const username = body.username?.trim() ?? '';
+    if (!username || !body.password) throw new AppError('LOGIN_REQUIRED_FIELDS');
+    checkUsername(username);
+    checkPassword(body.password);
+    const displayName = body.display_name?.trim() || username;
+    checkDisplayName(displayName);
+    if (body.role !== undefined && body.role >= me.role) throw new AppError('CANNOT_CREATE_HIGHER');
+    if (await this.repo.usernameTaken(username)) throw new AppError('USERNAME_TAKEN');
+    await this.repo.insert({
+      username,
+      password: await hashPassword(body.password),
+      display_name: displayName,
+      role: Role.Common,
+      status: UserStatus.Enabled,
+      quota: this.ctx.options.num('QuotaForNewUser'),
+      aff_code: await this.freshAffCode(),
+      created_at: nowSec(),
+    });
+  }
+
+  async updateByAdmin(
+    me: AuthUser,
+    body: { id: number; username?: string; display_name?: string; password?: string; group?: string; quota?: number; add_quota?: number; role?: number; email?: string },
+  ): Promise<UserRow> {
+    const target = await this.repo.findActiveById(body.id);
+    if (!target) throw new AppError('USER_NOT_FOUND');
+    this.assertCanActOn(me, target, 'CANNOT_UPDATE_HIGHER');
+    if (body.role !== undefined && body.role !== target.role && body.role >= me.role) throw new AppError('CANNOT_RAISE_ROLE');
+    const patch: Record<string, unknown> = {};
+    if (body.username !== undefined && body.username.trim() !== target.username) {
+      const username = body.username.trim();
+      checkUsername(username);
+      if (await this.repo.usernameTaken(username)) throw new AppError('USERNAME_TAKEN');
+      patch.username = username;
+    }
+    if (body.display_name !== undefined) {
+      checkDisplayName(body.display_name);
+      patch.display_name = body.display_name;
+    }
+    if (body.password) {
+      checkPassword(body.password);
+      patch.password = await hashPassword(body.password);
+    }
+    if (body.group !== undefined && body.group.trim()) patch.group = body.group.trim();
+    if (body.email !== undefined && body.email !== target.email) {
+      if (body.email) checkEmail(body.email);
+      patch.email = body.email;
+    }
+    if (body.role !== undefined && body.role !== target.role) patch.role = body.role;
+    if (Object.keys(patch).length) await this.repo.update(target.id, patch);
+
+    // add_quota is applied as a delta in SQL so a concurrent charge is never overwritten.
+    if (body.add_quota !== undefined && body.add_quota !== 0) {
+      if (!(await this.repo.addQuota(target.id, body.add_quota))) throw new AppError('QUOTA_NEGATIVE');
+      await this.logQuotaChange(me, target, Number(target.quota), Number(target.quota) + body.add_quota);
+    } else if (body.quota !== undefined && body.quota !== Number(target.quota)) {
+      if (body.quota < 0) throw new AppError('QUOTA_NEGATIVE');
+      const current = (await this.repo.findActiveById(target.id))!;
+      await this.repo.addQuota(target.id, body.quota - Number(current.quota));
+      await this.logQuotaChange(me, target, Number(current.quota), body.quota);
+    }
+    return (await this.repo.findAnyById(target.id))!;
+  }
+
+  private async logQuotaChange(me: AuthUser, target: UserRow, from: number, to: number): Promise<void> {
+    await recordLog(this.ctx.db, {
+      userId: target.id,
+      username: target.username,
+      type: LogType.Manage,
+      content: `管理员 ${me.username} 将用户额度从 ${this.formatQuota(from)}修改为 ${this.formatQuota(to)}`,
+    });
+  }
+
+  async manage(me: AuthUser, id: number, action: ManageAction): Promise<{ status: number; role: number }> {
+    const target = await this.repo.findActiveById(id);
+    if (!target) throw new AppError('USER_NOT_FOUND');
+    this.assertCanActOn(me, target, 'CANNOT_UPDATE_HIGHER');
+    let { status, role } = target;
+    switch (action) {
+      case 'disable':
+        if (target.role === Role.Root) throw new AppError('CANNOT_DISABLE_ROOT');
+        status = UserStatus.Disabled;
+        break;
+      case 'enable':
+        status = UserStatus.Enabled;
+        break;
+      case 'delete':
+        if (target.role === Role.Root) throw new AppError('CANNOT_DELETE_ROOT');
+        await this.softDelete(target.id);
+        return { status, role };
+      case 'promote':
+        if (me.role !== Role.Root) throw new AppError('ONLY_ROOT_PROMOTES');
+        if (target.role >= Role.Admin) throw new AppError('ALREADY_ADMIN');
+        role = Role.Admin;
+        break;
+      case 'demote':
+        if (target.role === Role.Root) throw new AppError('CANNOT_DEMOTE_ROOT');
+        if (target.role === Role.Common) throw new AppError('ALREADY_COMMON');
+        role = Role.Common;
+        break;
+      default:
+        throw new AppError('INVALID_ACTION');
+    }
+    await this.repo.update(target.id, { status, role });
+    return { status, role };
+  }
+
+  /** Hard delete (`DELETE /api/user/:id`): strictly lower roles only, even for the super admin. */
+  async hardDelete(me: AuthUser, id: number): Promise<void> {
+    const target = await this.repo.findAnyById(id);
+    if (!target) throw new AppError('USER_NOT_FOUND');
+    if (me.role <= target.role) throw new AppError('CANNOT_DELETE_HIGHER');
+    await this.repo.hardDelete(id);
+  }
+
+  isDefaultRootPassword(row: UserRow, password: string): boolean {
+    return row.role === Role.Root && password === DEFAULT_ROOT_PASSWORD;
+  }
+}

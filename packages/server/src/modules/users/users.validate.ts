@@ -1,0 +1,20 @@
+import { DISPLAY_NAME_MAX_LENGTH, EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH } from '@modelgate/shared';
+import { AppError } from '../../http/errors.js';
+
+export function checkUsername(username: string): void {
+  if (!username.trim()) throw new AppError('USERNAME_REQUIRED');
+  if ([...username].length > USERNAME_MAX_LENGTH) throw new AppError('USERNAME_TOO_LONG');
+}
+
+export function checkPassword(password: string): void {
+  if (password.length < PASSWORD_MIN_LENGTH) throw new AppError('PASSWORD_TOO_SHORT');
+  if (password.length > PASSWORD_MAX_LENGTH) throw new AppError('PASSWORD_TOO_LONG');
+}
+
+export function checkDisplayName(name: string): void {
+  if ([...name].length > DISPLAY_NAME_MAX_LENGTH) throw new AppError('DISPLAY_NAME_TOO_LONG');
+}
+
+export function checkEmail(email: string): void {
+  if (email.length > EMAIL_MAX_LENGTH || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AppError('EMAIL_INVALID');
+}

@@ -1,0 +1,4 @@
+export * from './constants.js';
+export * from './envelope.js';
+export * from './quota.js';
+export * from './messages.js';

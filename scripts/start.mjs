@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// `npm start`: builds what is missing or stale (TypeScript incrementally, the console when its
+// sources changed), then runs the server in the foreground with SQLite under ./data by default.
+import { spawnSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const run = (cmd, args) => {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+};
+
+run('npx', ['tsc', '-b', 'packages/shared', 'packages/testkit', 'packages/server']);
+
+function newestMtime(dir) {
+  let newest = 0;
+  if (!fs.existsSync(dir)) return newest;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : fs.statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+const webDir = path.join(root, 'packages/web');
+const webIndex = path.join(webDir, 'dist/index.html');
+if (fs.existsSync(path.join(webDir, 'index.html'))) {
+  const built = fs.existsSync(webIndex) ? fs.statSync(webIndex).mtimeMs : 0;
+  if (built < Math.max(newestMtime(path.join(webDir, 'src')), fs.statSync(path.join(webDir, 'index.html')).mtimeMs)) {
+    run('npm', ['run', 'build', '-w', '@modelgate/web']);
+  }
+}
+
+const child = spawn(process.execPath, [path.join(root, 'packages/server/dist/main.js')], { cwd: root, stdio: 'inherit' });
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+child.on('exit', (code) => process.exit(code ?? 0));
