@@ -163,14 +163,14 @@ export function parseSqlDsnKind(dsn: string): SqlKind {
   if (!dsn || dsn.startsWith('local')) return 'sqlite';
   if (/^postgres(ql)?:\/\//.test(dsn)) return 'postgres';
   if (/^mysql:\/\//.test(dsn)) return 'mysql';
-  if (/^[^@/]*@tcp\([^)]+\)\/[^?]+/.test(dsn)) return 'mysql';
+  if (/@tcp\([^)]+\)\/[^?]+/.test(dsn)) return 'mysql';
   throw new ConfigError('SQL_DSN', 'expected postgres://…, mysql://…, user:pass@tcp(host:port)/db, or empty for SQLite');
 }
 
 /** Converts the Go-style MySQL DSN to a mysql:// URL understood by mysql2. */
 export function mysqlUrlFromDsn(dsn: string): string {
   if (dsn.startsWith('mysql://')) return dsn;
-  const m = /^([^:@]*)(?::([^@]*))?@tcp\(([^)]+)\)\/([^?]+)(\?.*)?$/.exec(dsn);
+  const m = /^([^:]*)(?::(.*))?@tcp\(([^)]+)\)\/([^?]+)(\?.*)?$/.exec(dsn);
   if (!m) throw new ConfigError('SQL_DSN', 'malformed MySQL DSN');
   const [, user, pass, hostPort, db] = m;
   const auth = pass ? `${encodeURIComponent(user!)}:${encodeURIComponent(pass)}` : encodeURIComponent(user!);

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, mysqlUrlFromDsn, parseSqlDsnKind } from './config.js';
+
+describe('loadConfig', () => {
+  it('uses the reference defaults', () => {
+    const c = loadConfig({}, '/srv/app');
+    expect(c.port).toBe(3000);
+    expect(c.sqlitePath).toBe('/srv/app/data/modelgate.db');
+    expect(c.nodeType).toBe('master');
+    expect(c.syncFrequencySec).toBe(60);
+    expect(c.rateLimits.globalApi).toEqual({ enabled: true, max: 180, windowSec: 180 });
+    expect(c.rateLimits.globalWeb).toEqual({ enabled: true, max: 60, windowSec: 180 });
+    expect(c.rateLimits.critical).toEqual({ enabled: true, max: 20, windowSec: 1200 });
+    expect(c.sessionSecretGenerated).toBe(true);
+    expect(c.sessionSecret).toMatch(/^[0-9a-f]{64}$/);
+    expect(c.cryptoSecret).toBe(c.sessionSecret);
+    expect(c.initialRootPassword).toBe('123456');
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it('reads every variable it documents', () => {
+    const c = loadConfig({
+      PORT: '8080',
+      SQLITE_PATH: 'x/one-api.db?_busy_timeout=5000',
+      SESSION_SECRET: 's1',
+      CRYPTO_SECRET: 'c1',
+      NODE_TYPE: 'slave',
+      SYNC_FREQUENCY: '30',
+      REDIS_CONN_STRING: 'redis://127.0.0.1:6379',
+      GLOBAL_API_RATE_LIMIT: '10',
+      GLOBAL_API_RATE_LIMIT_DURATION: '60',
+      CRITICAL_RATE_LIMIT_ENABLE: 'false',
+      INITIAL_ROOT_PASSWORD: 'secret-pass',
+    }, '/w');
+    expect(c).toMatchObject({
+      port: 8080,
+      sqlitePath: '/w/x/one-api.db',
+      sessionSecret: 's1',
+      sessionSecretGenerated: false,
+      cryptoSecret: 'c1',
+      nodeType: 'slave',
+      syncFrequencySec: 30,
+      redisConnString: 'redis://127.0.0.1:6379',
+      initialRootPassword: 'secret-pass',
+    });
+    expect(c.rateLimits.globalApi).toEqual({ enabled: true, max: 10, windowSec: 60 });
+    expect(c.rateLimits.critical.enabled).toBe(false);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['SYNC_FREQUENCY', '0'],
+    ['NODE_TYPE', 'leader'],
+    ['SQL_DSN', 'oracle://x'],
+    ['REDIS_CONN_STRING', 'localhost:6379'],
+    ['GLOBAL_API_RATE_LIMIT_ENABLE', 'maybe'],
+    ['SESSION_SECRET', 'random_string'],
+    ['INITIAL_ROOT_PASSWORD', '123'],
+  ])('stops on an invalid %s naming the variable', (name, value) => {
+    let err: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).variable).toBe(name);
+    expect((err as Error).message).toContain(name);
+  });
+});
+
+describe('SQL_DSN', () => {
+  it.each([
+    ['', 'sqlite'],
+    ['local', 'sqlite'],
+    ['postgres://u:p@h:5432/db', 'postgres'],
+    ['postgresql://u@h/db', 'postgres'],
+    ['mysql://root@127.0.0.1:3306/test', 'mysql'],
+    ['root:pw@tcp(127.0.0.1:3306)/oneapi?parseTime=true', 'mysql'],
+  ])('%s → %s', (dsn, kind) => expect(parseSqlDsnKind(dsn)).toBe(kind));
+
+  it('converts the reference MySQL DSN form to a URL', () => {
+    expect(mysqlUrlFromDsn('root:p@ss@tcp(db:3306)/oneapi?parseTime=true')).toBe('mysql://root:p%40ss@db:3306/oneapi');
+    expect(mysqlUrlFromDsn('root@tcp(127.0.0.1:3306)/test')).toBe('mysql://root@127.0.0.1:3306/test');
+  });
+});

@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { SqlKind } from '../config/config.js';
+
+/**
+ * Databases the data-layer and API suites run on: SQLite always; PostgreSQL and MySQL when
+ * TEST_PG_URL / TEST_MYSQL_URL point at a server (CI sets both).
+ */
+export function testDbKinds(): SqlKind[] {
+  const kinds: SqlKind[] = ['sqlite'];
+  if (process.env.TEST_PG_URL) kinds.push('postgres');
+  if (process.env.TEST_MYSQL_URL) kinds.push('mysql');
+  return kinds;
+}
+
+export interface TestDatabase {
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty database of the given kind; `drop()` removes it. */
+export async function createTestDatabase(kind: SqlKind): Promise<TestDatabase> {
+  const name = `mg_test_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  if (kind === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'modelgate-test-'));
+    return {
+      env: { SQLITE_PATH: path.join(dir, 'test.db') },
+      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  if (kind === 'postgres') {
+    const pg = await import('pg');
+    const admin = new pg.default.Client({ connectionString: process.env.TEST_PG_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(process.env.TEST_PG_URL!);
+    url.pathname = `/${name}`;
+    return {
+      env: { SQL_DSN: url.toString() },
+      drop: async () => {
+        const c = new pg.default.Client({ connectionString: process.env.TEST_PG_URL });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await c.end();
+      },
+    };
+  }
+  const mysql = await import('mysql2/promise');
+  const conn = await mysql.createConnection(process.env.TEST_MYSQL_URL!);
+  await conn.query(`CREATE DATABASE ${name} CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+  await conn.end();
+  const url = new URL(process.env.TEST_MYSQL_URL!);
+  url.pathname = `/${name}`;
+  return {
+    env: { SQL_DSN: url.toString() },
+    drop: async () => {
+      const c = await mysql.createConnection(process.env.TEST_MYSQL_URL!);
+      await c.query(`DROP DATABASE IF EXISTS ${name}`);
+      await c.end();
+    },
+  };
+}
