@@ -57,6 +57,7 @@ async function registerConsole(app: FastifyInstance, ctx: AppContext): Promise<v
       root: dist,
       wildcard: false,
       index: false,
+      cacheControl: false,
       setHeaders(res, filePath) {
         res.setHeader('Cache-Control', filePath.endsWith('.html') ? 'no-cache' : 'public, max-age=604800');
       },
@@ -81,6 +82,6 @@ async function registerConsole(app: FastifyInstance, ctx: AppContext): Promise<v
         .send('ModelGate is running. The web console is not built yet: run `npm run build` and restart.');
     }
     reply.header('Cache-Control', 'no-cache');
-    return reply.sendFile('index.html');
+    return reply.sendFile('index.html', { cacheControl: false });
   });
 }

@@ -196,6 +196,16 @@ export interface QuotaDataTable {
   quota: Def<number>;
 }
 
+/** Open reservations of the relay ledger (migration 0002); a row lives from reserve to settle. */
+export interface ReservationsTable {
+  request_id: string;
+  user_id: number;
+  token_id: number;
+  user_amount: number;
+  token_amount: number;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -208,6 +218,7 @@ export interface Database {
   tasks: TasksTable;
   top_ups: TopUpsTable;
   quota_data: QuotaDataTable;
+  reservations: ReservationsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
