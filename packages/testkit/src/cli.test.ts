@@ -1,0 +1,57 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
+let child: ChildProcessWithoutNullStreams | undefined;
+
+afterAll(() => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+});
+
+/** Resolves with the first stdout line matching `pattern`, or rejects after `ms`. */
+function waitForLine(proc: ChildProcessWithoutNullStreams, pattern: RegExp, ms: number): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`no match within ${ms} ms; stdout: ${out}; stderr: ${err}`)), ms);
+    proc.stderr.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    proc.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = pattern.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match);
+      }
+    });
+  });
+}
+
+describe('cli', () => {
+  it('runs the fake standalone, prints its URL, enforces --key and stops on SIGTERM', async () => {
+    // tsx runs the source directly, so this test needs no prior build.
+    child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', '--key', 'sk-cli', '--chunks', '3'], { stdio: 'pipe' });
+    const match = await waitForLine(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/u, 20_000);
+    const url = match[1];
+
+    const ok = await fetch(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sk-cli', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ choices: [{ message: { content: 'Hello from the' } }], usage: { completion_tokens: 3 } });
+
+    const denied = await fetch(`${url}/v1/models`, { headers: { authorization: 'Bearer nope' }, signal: AbortSignal.timeout(10_000) });
+    expect(denied.status).toBe(401);
+
+    const proc = child;
+    const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+    proc.kill('SIGTERM');
+    const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('timeout'), 10_000))]);
+    expect(code).toBe(0);
+  });
+});

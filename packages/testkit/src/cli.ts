@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+/**
+ * Runs the fake OpenAI upstream standalone, as a demo upstream for a local ModelGate:
+ *   node packages/testkit/dist/cli.js --port 9100 --key sk-test
+ * Faults and balance can then be changed at run time through `/__fake/*` (see control.ts).
+ */
+import { parseArgs } from 'node:util';
+import { startFakeOpenAI } from './openai-fake/index.js';
+
+const USAGE = `Usage: modelgate-fake-upstream [options]
+  --port <n>          port to listen on (default 9100, 0 = random)
+  --host <addr>       interface to bind (default 127.0.0.1)
+  --key <key>         accepted API key; repeat for several (default: any key)
+  --chunks <n>        words (stream content frames) per reply (default 5)
+  --chunk-delay <ms>  delay between stream frames (default 0)
+  --balance <usd>     hard_limit_usd served by the billing endpoints (default 100)
+  --models <a,b,...>  model ids served by /v1/models
+  --strict-models     404 for models not in --models
+  --help`;
+
+function intOption(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} must be a number ≥ 0, got "${value}"`);
+  return n;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      key: { type: 'string', multiple: true },
+      chunks: { type: 'string' },
+      'chunk-delay': { type: 'string' },
+      balance: { type: 'string' },
+      models: { type: 'string' },
+      'strict-models': { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const fake = await startFakeOpenAI({
+    port: intOption(values.port, 'port', 9100),
+    host: values.host ?? '127.0.0.1',
+    apiKeys: values.key && values.key.length > 0 ? values.key : undefined,
+    chunkCount: intOption(values.chunks, 'chunks', 5),
+    chunkDelayMs: intOption(values['chunk-delay'], 'chunk-delay', 0),
+    balance: { hardLimitUsd: intOption(values.balance, 'balance', 100) },
+    models: values.models?.split(',').map((m) => m.trim()).filter(Boolean),
+    strictModels: values['strict-models'] ?? false,
+    // A long-running demo should not grow without bound.
+    maxRecordedRequests: 1000,
+  });
+  process.stdout.write(`Fake OpenAI upstream listening on ${fake.url} (OpenAI base URL ${fake.baseURL})\n`);
+  const stop = (): void => {
+    void fake.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n${USAGE}\n`);
+  process.exit(1);
+});

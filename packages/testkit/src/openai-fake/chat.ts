@@ -1,0 +1,124 @@
+import { checkStreamOptions, missingParam, type RequestContext } from './context.js';
+import { sendJson, sendSse } from './respond.js';
+import { FAKE_TOOL_ARGUMENTS, chooseToolCall, splitInto } from './tools.js';
+import { buildChatUsage, chatPromptTokens, fakeReplyText, fakeReplyWords, replyWordCount, type ChatUsage } from './usage.js';
+import { isRecord, makeId, nowSeconds } from './util.js';
+
+const SYSTEM_FINGERPRINT = 'fp_fake';
+
+interface ChatPlan {
+  id: string;
+  created: number;
+  model: string;
+  /** Text words (text reply) or argument fragments (tool-call reply). */
+  pieces: string[];
+  tool: { id: string; name: string } | null;
+  finishReason: 'stop' | 'length' | 'tool_calls';
+  usage: ChatUsage;
+}
+
+function plan(ctx: RequestContext, body: Record<string, unknown>): ChatPlan {
+  const { state } = ctx;
+  const id = makeId('chatcmpl-', state.nextId());
+  const tool = chooseToolCall(body);
+  const opts = { cachedTokens: state.cachedTokens, reasoningTokens: state.reasoningTokens };
+  const promptTokens = chatPromptTokens(body);
+  if (tool) {
+    return {
+      id,
+      created: nowSeconds(),
+      model: String(body.model),
+      pieces: splitInto(FAKE_TOOL_ARGUMENTS, state.chunkCount),
+      tool: { id: makeId('call_', state.nextId()), name: tool.name },
+      finishReason: 'tool_calls',
+      usage: buildChatUsage(promptTokens, state.chunkCount, opts),
+    };
+  }
+  const { words, truncated } = replyWordCount(body, state.chunkCount);
+  return {
+    id,
+    created: nowSeconds(),
+    model: String(body.model),
+    pieces: fakeReplyWords(words),
+    tool: null,
+    finishReason: truncated ? 'length' : 'stop',
+    usage: buildChatUsage(promptTokens, words, opts),
+  };
+}
+
+export async function handleChatCompletions(ctx: RequestContext): Promise<void> {
+  const body = ctx.body;
+  if (!isRecord(body)) throw missingParam('model');
+  if (typeof body.model !== 'string') throw missingParam('model');
+  if (!Array.isArray(body.messages)) throw missingParam('messages');
+  checkStreamOptions(body);
+  const p = plan(ctx, body);
+  if (body.stream === true) {
+    const includeUsage = isRecord(body.stream_options) && body.stream_options.include_usage === true;
+    await sendSse(ctx, chatFrames(p, includeUsage && !ctx.fault?.omitUsage));
+    return;
+  }
+  const message = p.tool
+    ? {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: p.tool.id, type: 'function', function: { name: p.tool.name, arguments: FAKE_TOOL_ARGUMENTS } }],
+        refusal: null,
+        annotations: [],
+      }
+    : { role: 'assistant', content: fakeReplyText(p.pieces.length), refusal: null, annotations: [] };
+  const completion: Record<string, unknown> = {
+    id: p.id,
+    object: 'chat.completion',
+    created: p.created,
+    model: p.model,
+    choices: [{ index: 0, message, logprobs: null, finish_reason: p.finishReason }],
+    usage: p.usage,
+    service_tier: 'default',
+    system_fingerprint: SYSTEM_FINGERPRINT,
+  };
+  if (ctx.fault?.omitUsage) delete completion.usage;
+  await sendJson(ctx, completion);
+}
+
+/**
+ * The frames OpenAI sends: role delta, one delta per piece, a finish frame, then (only with
+ * include_usage) a `choices: []` usage frame; with include_usage every other frame has `usage: null`.
+ */
+function* chatFrames(p: ChatPlan, includeUsage: boolean): Generator<string> {
+  const frame = (choices: unknown[], usage?: ChatUsage): string =>
+    JSON.stringify({
+      id: p.id,
+      object: 'chat.completion.chunk',
+      created: p.created,
+      model: p.model,
+      service_tier: 'default',
+      system_fingerprint: SYSTEM_FINGERPRINT,
+      choices,
+      ...(includeUsage ? { usage: usage ?? null } : {}),
+    });
+  const choice = (delta: Record<string, unknown>, finish: string | null = null): unknown[] => [
+    { index: 0, delta, logprobs: null, finish_reason: finish },
+  ];
+  if (p.tool) {
+    yield frame(
+      choice({
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ index: 0, id: p.tool.id, type: 'function', function: { name: p.tool.name, arguments: '' } }],
+        refusal: null,
+      }),
+    );
+    for (const fragment of p.pieces) {
+      yield frame(choice({ tool_calls: [{ index: 0, function: { arguments: fragment } }] }));
+    }
+  } else {
+    yield frame(choice({ role: 'assistant', content: '', refusal: null }));
+    for (const [i, word] of p.pieces.entries()) {
+      yield frame(choice({ content: i === 0 ? word : ` ${word}` }));
+    }
+  }
+  yield frame(choice({}, p.finishReason));
+  if (includeUsage) yield frame([], p.usage);
+  yield '[DONE]';
+}
