@@ -3,6 +3,7 @@ import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { createContext } from './create-context.js';
 import { openDb } from './db/client.js';
 import { migrateToLatest } from './db/migrate.js';
+import { connectRedis, RedisRateLimitStore } from './http/redis-rate-limit.js';
 
 async function main(): Promise<void> {
   let config: Readonly<Config>;
@@ -20,6 +21,8 @@ async function main(): Promise<void> {
   }
   const db = await openDb(config);
   const ctx = createContext(config, db);
+  const redis = config.redisConnString ? await connectRedis(config.redisConnString) : null;
+  if (redis) ctx.rateLimitStore = new RedisRateLimitStore(redis);
   if (config.nodeType === 'master') {
     const applied = await migrateToLatest(db);
     if (applied.length) console.log(`[modelgate] migrations applied: ${applied.join(', ')}`);
@@ -40,6 +43,7 @@ async function main(): Promise<void> {
     clearInterval(sync);
     await app.close();
     await db.destroy();
+    redis?.disconnect();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));

@@ -195,3 +195,17 @@ describe.each(testDbKinds())('accounts on %s', (kind) => {
     expect((await u.get('/api/user/models')).body.data).toEqual([]);
   });
 });
+
+describe('GENERATE_DEFAULT_TOKEN', () => {
+  it('gives a new user an unlimited initial token', async () => {
+    const srv = await startTestServer({ env: { GENERATE_DEFAULT_TOKEN: 'true' } });
+    try {
+      const u = await newUser(srv.url, 'tokened');
+      const tokens = (await u.get('/api/token/?p=0&size=10')).body.data;
+      expect(tokens).toHaveLength(1);
+      expect(tokens[0]).toMatchObject({ name: 'tokened的初始令牌', unlimited_quota: true, status: 1 });
+    } finally {
+      await srv.close();
+    }
+  });
+});

@@ -99,6 +99,13 @@ export class UsersService {
       await recordLog(this.ctx.db, { userId: id, username, type: LogType.System, content: `新用户注册赠送 ${this.formatQuota(quotaForNewUser)}` });
     }
     if (inviter) await this.rewardInvitation(id, username, inviter);
+    if (this.ctx.config.generateDefaultToken) {
+      const row = (await this.repo.findActiveById(id))!;
+      await this.ctx.tokensService.create(
+        { id, username, role: row.role, status: row.status, group: row.group, viaAccessToken: false, row },
+        { name: `${username}的初始令牌`, unlimited_quota: true, remain_quota: 0 },
+      );
+    }
   }
 
   private async rewardInvitation(inviteeId: number, inviteeName: string, inviter: UserRow): Promise<void> {
