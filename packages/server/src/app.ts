@@ -10,6 +10,13 @@ import { optionsRoutes } from './modules/options/options.routes.js';
 import { statusRoutes } from './modules/status/status.routes.js';
 import { tokensRoutes } from './modules/tokens/tokens.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { registerLedgerJobs } from './jobs/reservations.job.js';
+import { channelsBulkRoutes } from './modules/channels/channels-bulk.routes.js';
+import { channelsRoutes } from './modules/channels/channels.routes.js';
+import { groupsRoutes } from './modules/groups/groups.routes.js';
+import { logsRoutes } from './modules/logs/logs.routes.js';
+import { pricingRoutes } from './modules/pricing/pricing.routes.js';
+import { relayRoutes } from './relay/relay.routes.js';
 
 /** Paths that belong to the API and relay: never answered with the console's index.html. */
 const API_PREFIXES = ['/api/', '/v1/', '/pg/', '/mj/', '/suno/', '/assets/', '/dashboard/'];
@@ -43,6 +50,13 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   optionsRoutes(app, ctx);
   usersRoutes(app, ctx);
   tokensRoutes(app, ctx);
+  channelsBulkRoutes(app, ctx);
+  channelsRoutes(app, ctx);
+  groupsRoutes(app, ctx);
+  logsRoutes(app, ctx);
+  pricingRoutes(app, ctx);
+  await relayRoutes(app, ctx);
+  registerLedgerJobs(app, ctx);
 
   await registerConsole(app, ctx);
   return app;

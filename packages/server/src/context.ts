@@ -7,6 +7,9 @@ import type { TokensService } from './modules/tokens/tokens.service.js';
 import type { UsersRepository } from './modules/users/users.repository.js';
 import type { UsersService } from './modules/users/users.service.js';
 import type { VerificationCodes } from './modules/users/verification-codes.js';
+import type { RelayServices } from './relay/relay-services.js';
+import type { ChannelsRepository } from './modules/channels/channels.repository.js';
+import type { ChannelsService } from './modules/channels/channels.service.js';
 
 /** Everything a route or job needs, built once at boot (or per test) and passed explicitly. */
 export interface AppContext {
@@ -21,6 +24,10 @@ export interface AppContext {
   tokensService: TokensService;
   codes: VerificationCodes;
   rateLimitStore: RateLimitStore;
+  /** Relay caches (tokens, users, channels), the billing ledger and the upstream pool. */
+  relay: RelayServices;
+  channels: ChannelsRepository;
+  channelsService: ChannelsService;
   /** Distinct enabled models available to any of the given groups (abilities table). */
   modelsForGroups(groups: string[]): Promise<string[]>;
 }

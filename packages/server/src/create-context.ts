@@ -9,6 +9,9 @@ import { TokensService } from './modules/tokens/tokens.service.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
 import { VerificationCodes } from './modules/users/verification-codes.js';
+import { RelayServices } from './relay/relay-services.js';
+import { ChannelsRepository } from './modules/channels/channels.repository.js';
+import { ChannelsService } from './modules/channels/channels.service.js';
 
 function readVersion(): string {
   try {
@@ -44,6 +47,13 @@ export function createContext(config: Readonly<Config>, db: Db): AppContext {
       return rows.map((r) => r.model);
     },
   } as unknown as AppContext;
+  ctx.relay = new RelayServices(db, config);
+  // Token and user edits reach the relay's in-memory lookups at once.
+  ctx.tokens.onWrite = (id) => ctx.relay.auth.invalidateToken(id);
+  ctx.users.onWrite = (id) => ctx.relay.auth.invalidateUser(id);
+  ctx.channels = new ChannelsRepository(db);
+  ctx.channels.onWrite = () => ctx.relay.channels.invalidate();
+  ctx.channelsService = new ChannelsService(ctx.channels);
   ctx.usersService = new UsersService(ctx);
   ctx.tokensService = new TokensService(ctx);
   return ctx;

@@ -9,12 +9,19 @@ import type { Database } from './schema.js';
 export interface Db {
   db: Kysely<Database>;
   kind: SqlKind;
+  /**
+   * SQLite only: the underlying better-sqlite3 connection (the same one Kysely uses), for the
+   * relay ledger's synchronous transactions — an async transaction would hold the single
+   * connection across event-loop turns and serialise every concurrent request behind it.
+   */
+  sqlite?: import('better-sqlite3').Database;
   destroy(): Promise<void>;
 }
 
 export async function openDb(config: Pick<Config, 'sqlDsn' | 'sqlitePath' | 'sqlMaxOpenConns'>): Promise<Db> {
   const kind = parseSqlDsnKind(config.sqlDsn);
   let db: Kysely<Database>;
+  let sqliteHandle: import('better-sqlite3').Database | undefined;
   if (kind === 'sqlite') {
     const { default: SqliteDatabase } = await import('better-sqlite3');
     fs.mkdirSync(path.dirname(config.sqlitePath), { recursive: true });
@@ -23,6 +30,7 @@ export async function openDb(config: Pick<Config, 'sqlDsn' | 'sqlitePath' | 'sql
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
+    sqliteHandle = sqlite;
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   } else if (kind === 'postgres') {
     const pg = await import('pg');
@@ -43,7 +51,7 @@ export async function openDb(config: Pick<Config, 'sqlDsn' | 'sqlitePath' | 'sql
     });
     db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
   }
-  return { db, kind, destroy: () => db.destroy() };
+  return { db, kind, sqlite: sqliteHandle, destroy: () => db.destroy() };
 }
 
 /**

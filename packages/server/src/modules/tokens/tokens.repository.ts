@@ -4,6 +4,9 @@ import type { NewToken, TokenRow } from '../../db/schema.js';
 
 /** Token data access, always scoped to the owner: a key never reaches another user. */
 export class TokensRepository {
+  /** Called after a token row changes (the relay's token cache drops it). */
+  onWrite?: (tokenId: number) => void;
+
   constructor(private readonly handle: Db) {}
 
   private get db() {
@@ -39,6 +42,7 @@ export class TokensRepository {
 
   async update(userId: number, id: number, patch: Partial<NewToken>): Promise<void> {
     await this.db.updateTable('tokens').set(patch).where('id', '=', id).where('user_id', '=', userId).execute();
+    this.onWrite?.(id);
   }
 
   async softDelete(userId: number, id: number, now: number): Promise<boolean> {
@@ -49,6 +53,7 @@ export class TokensRepository {
       .where('user_id', '=', userId)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
+    this.onWrite?.(id);
     return Number(res.numUpdatedRows) === 1;
   }
 }

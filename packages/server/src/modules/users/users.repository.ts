@@ -12,6 +12,9 @@ export interface UserSearch {
 
 /** Data access for users. Soft-deleted rows stay (usernames are never reused) but are not "active". */
 export class UsersRepository {
+  /** Called after a user row changes (the relay's user cache drops it). */
+  onWrite?: (userId: number) => void;
+
   constructor(private readonly handle: Db) {}
 
   private get db() {
@@ -65,6 +68,7 @@ export class UsersRepository {
 
   async update(id: number, patch: UserUpdate): Promise<void> {
     await this.db.updateTable('users').set(patch).where('id', '=', id).execute();
+    this.onWrite?.(id);
   }
 
   /** Atomic quota change that never takes the balance below zero; returns false when it would. */
@@ -80,6 +84,7 @@ export class UsersRepository {
 
   async hardDelete(id: number): Promise<void> {
     await this.db.deleteFrom('users').where('id', '=', id).execute();
+    this.onWrite?.(id);
   }
 
   async search(q: UserSearch): Promise<{ items: UserRow[]; total: number }> {

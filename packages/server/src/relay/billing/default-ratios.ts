@@ -117,3 +117,26 @@ export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {
   'gpt-4o-gizmo-*': 3,
   'gpt-4-all': 2,
 };
+
+/**
+ * Prompt-cache discounts (share of the input price a cached token costs), by model prefix. The
+ * reference added these in 2025 (§15); cached tokens are billed only when the upstream reports them.
+ */
+export const DEFAULT_CACHE_RATIO_RULES: ReadonlyArray<readonly [prefix: string, ratio: number]> = [
+  ['gpt-4o', 0.5],
+  ['chatgpt-4o', 0.5],
+  ['o1', 0.5],
+  ['o3', 0.5],
+  ['gpt-4.1', 0.25],
+  ['deepseek', 0.25],
+  ['claude-3', 0.1],
+];
+
+/** Ratio of a model missing from ModelRatio (reference §5.1: billed, not rejected). */
+export const MISSING_MODEL_RATIO = 30;
+
+/** Audio token ratios relative to text tokens (reference §5.1). */
+export const AUDIO_COMPLETION_RATIO = 2;
+export function defaultAudioRatio(model: string): number {
+  return model.startsWith('gpt-4o-audio') ? 40 : 20;
+}

@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { requireAdmin, requireUser } from '../../http/auth.js';
+import { AppError } from '../../http/errors.js';
+import { listParams, ok } from '../../http/reply.js';
+import { allBuiltinModels, modelsByType } from '../../relay/adapters/registry.js';
+import { modelOwner } from '../../relay/model-owners.js';
+import { channelView } from './channel-view.js';
+import { channelInput } from './channels.service.js';
+
+const idParam = z.object({ id: z.string().regex(/^\d+$/).transform(Number) });
+
+function flag(v: unknown): boolean {
+  return v === 'true' || v === '1' || v === true;
+}
+
+/** `/api/channel/*`, `/api/models` (spec §7 Channels). Channel keys never leave the server. */
+export function channelsRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const admin = requireAdmin(ctx);
+  const repo = ctx.channels;
+  const svc = ctx.channelsService;
+
+  app.get('/api/channel/', { preHandler: admin }, async (req) => {
+    const q = req.query as Record<string, string>;
+    const { offset, size } = listParams(q);
+    const query = { idSort: flag(q.id_sort), offset, limit: size };
+    const rows = flag(q.tag_mode) ? await repo.listByTags(query) : await repo.list(query);
+    return ok(rows.map(channelView));
+  });
+  app.get('/api/channel/search', { preHandler: admin }, async (req) => {
+    const q = req.query as Record<string, string>;
+    const query = { keyword: q.keyword, group: q.group, model: q.model, idSort: flag(q.id_sort) };
+    const rows = flag(q.tag_mode) ? await repo.listByTags(query) : await repo.list(query);
+    return ok(rows.map(channelView));
+  });
+  app.get('/api/channel/models', { preHandler: admin }, async () =>
+    ok(allBuiltinModels().map((id) => ({ id, object: 'model', created: 1626777600, owned_by: modelOwner(id) }))),
+  );
+  app.get('/api/channel/:id', { preHandler: admin }, async (req) => {
+    const { id } = idParam.parse(req.params);
+    const row = await repo.get(id);
+    if (!row) throw new AppError('CHANNEL_NOT_FOUND');
+    return ok(channelView(row));
+  });
+  app.post('/api/channel/', { preHandler: admin }, async (req) => {
+    const body = channelInput.parse(req.body ?? {});
+    await svc.create(body);
+    return ok();
+  });
+  app.put('/api/channel/', { preHandler: admin }, async (req) => {
+    const raw = (req.body ?? {}) as Record<string, unknown>;
+    const body = channelInput.parse(raw);
+    return ok(await svc.update(body, Object.keys(raw).filter((k) => raw[k] !== undefined)));
+  });
+  app.delete('/api/channel/:id', { preHandler: admin }, async (req) => {
+    const { id } = idParam.parse(req.params);
+    if (!(await repo.remove(id))) throw new AppError('CHANNEL_NOT_FOUND');
+    return ok();
+  });
+
+  app.get('/api/models', { preHandler: requireUser(ctx) }, async () => ok(modelsByType()));
+}

@@ -1,0 +1,143 @@
+import { CHANNEL_TYPE_NAMES, ChannelStatus, ChannelType } from '@modelgate/shared';
+import { z } from 'zod';
+import { AppError } from '../../http/errors.js';
+import { nowSec } from '../../http/reply.js';
+import { AZURE_DEFAULT_API_VERSION } from '../../relay/adapters/azure/adapter.js';
+import { adapterFor } from '../../relay/adapters/registry.js';
+import type { ChannelsRepository, ChannelWrite } from './channels.repository.js';
+import { channelView, type ChannelView } from './channel-view.js';
+
+const intLike = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/).transform(Number)]).transform((n) => Math.trunc(n));
+const text = z.union([z.string(), z.null()]).optional();
+
+/** The console sends the whole record back; unknown and read-only fields are ignored. */
+export const channelInput = z.object({
+  id: intLike.optional(),
+  type: intLike.optional(),
+  name: text,
+  key: text,
+  openai_organization: text,
+  test_model: text,
+  base_url: text,
+  other: text,
+  models: text,
+  group: text,
+  groups: z.array(z.string()).optional(),
+  model_mapping: text,
+  status_code_mapping: text,
+  tag: text,
+  setting: text,
+  status: intLike.optional(),
+  priority: intLike.optional(),
+  weight: intLike.optional(),
+  auto_ban: intLike.optional(),
+  max_input_tokens: intLike.optional(),
+});
+export type ChannelInput = z.infer<typeof channelInput>;
+
+const PARTIAL_KEYS = new Set(['id', 'status', 'priority', 'weight']);
+
+function list(v: string | null | undefined): string[] {
+  return [...new Set((v ?? '').split(',').map((s) => s.trim()).filter(Boolean))];
+}
+
+function assertJson(v: string | null | undefined, code: 'CHANNEL_MAPPING_NOT_JSON' | 'CHANNEL_STATUS_MAPPING_NOT_JSON' | 'CHANNEL_SETTING_NOT_JSON'): void {
+  if (!v || !v.trim()) return;
+  try {
+    const parsed = JSON.parse(v) as unknown;
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+  } catch {
+    throw new AppError(code);
+  }
+}
+
+function knownType(type: number): boolean {
+  return Object.hasOwn(CHANNEL_TYPE_NAMES, type) || adapterFor(type) !== undefined;
+}
+
+/** Channel management (spec §7 Channels; reference §6). */
+export class ChannelsService {
+  constructor(private readonly repo: ChannelsRepository) {}
+
+  /** The configuration columns of `input`; accounting columns (used_quota, balance, …) are never taken from a client. */
+  private toWrite(input: ChannelInput, existingType?: number): ChannelWrite {
+    const w: ChannelWrite = {};
+    const type = input.type ?? existingType;
+    if (input.type !== undefined) {
+      if (!knownType(input.type)) throw new AppError('CHANNEL_TYPE_INVALID');
+      w.type = input.type;
+    }
+    if (input.name !== undefined) w.name = (input.name ?? '').trim();
+    if (input.openai_organization !== undefined) w.openai_organization = input.openai_organization ?? '';
+    if (input.test_model !== undefined) w.test_model = input.test_model ?? '';
+    if (input.base_url !== undefined) w.base_url = (input.base_url ?? '').trim().replace(/\/+$/, '');
+    if (input.other !== undefined) w.other = input.other ?? '';
+    if (type === ChannelType.Azure && (w.other === undefined || !w.other.trim()) && input.other !== undefined) w.other = AZURE_DEFAULT_API_VERSION;
+    if (input.models !== undefined) w.models = list(input.models).join(',');
+    if (input.groups && input.groups.length) w.group = list(input.groups.join(',')).join(',');
+    else if (input.group !== undefined && input.group !== null) w.group = list(input.group).join(',') || 'default';
+    if (input.model_mapping !== undefined) {
+      assertJson(input.model_mapping, 'CHANNEL_MAPPING_NOT_JSON');
+      w.model_mapping = input.model_mapping ?? '';
+    }
+    if (input.status_code_mapping !== undefined) {
+      assertJson(input.status_code_mapping, 'CHANNEL_STATUS_MAPPING_NOT_JSON');
+      w.status_code_mapping = input.status_code_mapping ?? '';
+    }
+    if (input.setting !== undefined) {
+      assertJson(input.setting, 'CHANNEL_SETTING_NOT_JSON');
+      w.setting = input.setting ?? '';
+    }
+    if (input.tag !== undefined) w.tag = input.tag?.trim() || null;
+    if (input.status !== undefined) w.status = input.status;
+    if (input.priority !== undefined) w.priority = Math.max(-999, input.priority);
+    if (input.weight !== undefined) w.weight = Math.max(0, input.weight);
+    if (input.auto_ban !== undefined) w.auto_ban = input.auto_ban ? 1 : 0;
+    if (input.max_input_tokens !== undefined) w.max_input_tokens = Math.max(0, input.max_input_tokens);
+    return w;
+  }
+
+  /** Creates one channel per key line (a Vertex JSON key stays whole); returns the new ids. */
+  async create(input: ChannelInput): Promise<number[]> {
+    const name = (input.name ?? '').trim();
+    const rawKey = (input.key ?? '').trim();
+    if (!name || !rawKey) throw new AppError('CHANNEL_NAME_KEY_REQUIRED');
+    if (input.type === undefined) throw new AppError('CHANNEL_TYPE_INVALID');
+    const w = this.toWrite(input);
+    if (!w.models) throw new AppError('CHANNEL_MODELS_REQUIRED');
+    const keys = input.type === ChannelType.VertexAI ? [rawKey] : rawKey.split('\n').map((k) => k.trim()).filter(Boolean);
+    const now = nowSec();
+    const base = {
+      ...w,
+      group: w.group ?? 'default',
+      status: w.status ?? ChannelStatus.Enabled,
+      created_time: now,
+      other_info: '',
+      other: w.other ?? (input.type === ChannelType.Azure ? AZURE_DEFAULT_API_VERSION : ''),
+    };
+    return this.repo.insertMany(keys.map((key) => ({ ...base, key })));
+  }
+
+  /**
+   * Full edit, or a partial `{id, status|priority|weight}` from the list's row controls. An empty
+   * key keeps the stored one (the console never receives keys, so it sends "").
+   */
+  async update(input: ChannelInput, presentKeys: string[]): Promise<ChannelView> {
+    if (input.id === undefined) throw new AppError('CHANNEL_ID_INVALID');
+    const existing = await this.repo.get(input.id);
+    if (!existing) throw new AppError('CHANNEL_NOT_FOUND');
+    const partial = presentKeys.every((k) => PARTIAL_KEYS.has(k));
+    const w = this.toWrite(input, Number(existing.type));
+    if (!partial) {
+      const key = (input.key ?? '').trim();
+      if (key) w.key = key;
+      if (w.name !== undefined && !w.name) throw new AppError('CHANNEL_NAME_KEY_REQUIRED');
+      if (w.models !== undefined && !w.models) throw new AppError('CHANNEL_MODELS_REQUIRED');
+    }
+    // A manual status change clears an auto-disable reason.
+    if (w.status !== undefined && w.status !== Number(existing.status) && w.status !== ChannelStatus.AutoDisabled) w.other_info = '';
+    const row = await this.repo.update(input.id, w);
+    if (!row) throw new AppError('CHANNEL_NOT_FOUND');
+    return channelView(row);
+  }
+}

@@ -1,0 +1,58 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { resolveCaller, requireRoot } from '../../http/auth.js';
+import { ok } from '../../http/reply.js';
+import { DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from '../../relay/billing/default-ratios.js';
+import { priceFor } from '../../relay/billing/pricing.js';
+import { modelOwner } from '../../relay/model-owners.js';
+import { pricingTables } from '../../relay/relay.service.js';
+
+async function optionalCaller(ctx: AppContext, req: FastifyRequest) {
+  try {
+    return await resolveCaller(ctx, req);
+  } catch {
+    return null;
+  }
+}
+
+/** gpt models first (spec §9), then by name. */
+function byPricingOrder(a: string, b: string): number {
+  const ga = a.startsWith('gpt') ? 0 : 1;
+  const gb = b.startsWith('gpt') ? 0 : 1;
+  return ga - gb || a.localeCompare(b);
+}
+
+/** `GET /api/pricing` (public, console-api.md G8) and the root reset of the ratio tables. */
+export function pricingRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get('/api/pricing', async (req) => {
+    const me = await optionalCaller(ctx, req);
+    const userGroup = me?.group ?? 'default';
+    await ctx.relay.channels.ensure();
+    const tables = pricingTables(ctx);
+    const groupsByModel = ctx.relay.channels.groupsByModel();
+    const data = [...groupsByModel.keys()].sort(byPricingOrder).map((model) => {
+      const p = priceFor(model, 'default', tables);
+      return {
+        model_name: model,
+        quota_type: p.modelPrice >= 0 ? 1 : 0,
+        model_ratio: p.modelRatio,
+        model_price: p.modelPrice >= 0 ? p.modelPrice : 0,
+        owner_by: modelOwner(model),
+        completion_ratio: p.completionRatio,
+        enable_groups: [...(groupsByModel.get(model) ?? [])].sort(),
+      };
+    });
+    const usable = ctx.options.usableGroups(userGroup);
+    const groupRatio: Record<string, number> = {};
+    for (const g of Object.keys(usable)) if (Object.hasOwn(tables.groupRatio, g)) groupRatio[g] = tables.groupRatio[g]!;
+    return { success: true, message: '', data, group_ratio: groupRatio, usable_group: usable };
+  });
+
+  // The misspelt path is the reference's (console-api.md §5).
+  app.post('/api/option/rest_model_ratio', { preHandler: requireRoot(ctx) }, async () => {
+    await ctx.options.set('ModelRatio', JSON.stringify(DEFAULT_MODEL_RATIO, null, 2));
+    await ctx.options.set('CompletionRatio', JSON.stringify(DEFAULT_COMPLETION_RATIO, null, 2));
+    await ctx.options.set('ModelPrice', JSON.stringify(DEFAULT_MODEL_PRICE, null, 2));
+    return ok();
+  });
+}

@@ -1,0 +1,34 @@
+import { OpenAIWireAdapter, trimBase } from '../openai-base.js';
+import type { ChannelTarget, RelayMode } from '../types.js';
+import { MODE_PATH } from '../types.js';
+
+export const AZURE_DEFAULT_API_VERSION = '2023-06-01-preview';
+
+/**
+ * Azure OpenAI (type 3, providers-international §8.5): one deployment per model, named like the
+ * model without dots; api-version from the channel's `other`; the key goes in `api-key`.
+ */
+class AzureAdapter extends OpenAIWireAdapter {
+  constructor() {
+    super({
+      slug: 'azure',
+      types: [3],
+      defaultBaseUrl: '',
+      streamOptions: true,
+      modes: ['chat', 'completions', 'embeddings', 'images', 'speech', 'transcriptions', 'translations'],
+      models: ['gpt-35-turbo', 'gpt-4', 'gpt-4o', 'gpt-4o-mini', 'text-embedding-ada-002', 'dall-e-3', 'whisper', 'tts'],
+    });
+  }
+
+  override url(ch: ChannelTarget, mode: RelayMode, model: string): string {
+    const deployment = encodeURIComponent(model.replace(/\./g, ''));
+    const version = encodeURIComponent(ch.other.trim() || AZURE_DEFAULT_API_VERSION);
+    return `${trimBase(ch.baseUrl)}/openai/deployments/${deployment}${MODE_PATH[mode]}?api-version=${version}`;
+  }
+
+  override headers(ch: ChannelTarget): Record<string, string> {
+    return { 'api-key': ch.key };
+  }
+}
+
+export const adapter = new AzureAdapter();

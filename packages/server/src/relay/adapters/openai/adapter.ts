@@ -1,0 +1,47 @@
+import { OpenAIWireAdapter } from '../openai-base.js';
+import type { ChannelTarget, RelayMode } from '../types.js';
+import { MODE_PATH } from '../types.js';
+
+export const OPENAI_MODELS = [
+  'gpt-3.5-turbo', 'gpt-3.5-turbo-0125', 'gpt-3.5-turbo-1106', 'gpt-3.5-turbo-16k', 'gpt-3.5-turbo-instruct',
+  'gpt-4', 'gpt-4-0613', 'gpt-4-32k', 'gpt-4-turbo', 'gpt-4-turbo-2024-04-09', 'gpt-4-1106-preview', 'gpt-4-0125-preview',
+  'gpt-4o', 'gpt-4o-2024-05-13', 'gpt-4o-2024-08-06', 'gpt-4o-2024-11-20', 'chatgpt-4o-latest', 'gpt-4o-mini',
+  'gpt-4o-mini-2024-07-18', 'gpt-4o-audio-preview', 'o1', 'o1-2024-12-17', 'o1-preview', 'o1-mini',
+  'text-embedding-3-small', 'text-embedding-3-large', 'text-embedding-ada-002',
+  'text-moderation-latest', 'text-moderation-stable', 'omni-moderation-latest',
+  'dall-e-2', 'dall-e-3', 'whisper-1', 'tts-1', 'tts-1-hd', 'tts-1-1106', 'tts-1-hd-1106',
+] as const;
+
+/**
+ * OpenAI itself (type 1): the inbound path is the upstream path. o1-family models take
+ * `max_completion_tokens`, not `max_tokens` (reference §11).
+ */
+class OpenAIAdapter extends OpenAIWireAdapter {
+  constructor() {
+    super({ slug: 'openai', types: [1], defaultBaseUrl: 'https://api.openai.com', streamOptions: true, models: OPENAI_MODELS });
+  }
+
+  override url(ch: ChannelTarget, mode: RelayMode, model: string): string {
+    const base = this.base(ch);
+    // A Cloudflare AI Gateway base already ends at the provider segment: no /v1 after it.
+    if (base.includes('gateway.ai.cloudflare.com')) return `${base}${MODE_PATH[mode]}`;
+    return super.url(ch, mode, model);
+  }
+
+  override headers(ch: ChannelTarget, mode: RelayMode): Record<string, string> {
+    const h = super.headers(ch, mode);
+    if (ch.organization) h['openai-organization'] = ch.organization;
+    return h;
+  }
+
+  override prepareBody(body: Record<string, unknown>, mode: RelayMode, model: string): boolean {
+    if (mode === 'chat' && /^o[13]/.test(model) && body.max_tokens !== undefined && body.max_completion_tokens === undefined) {
+      body.max_completion_tokens = body.max_tokens;
+      delete body.max_tokens;
+      return true;
+    }
+    return false;
+  }
+}
+
+export const adapter = new OpenAIAdapter();

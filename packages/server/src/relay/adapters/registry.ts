@@ -1,0 +1,35 @@
+import { adapter as azure } from './azure/adapter.js';
+import { adapter as custom } from './custom/adapter.js';
+import { adapter as ollama } from './ollama/adapter.js';
+import { adapter as openai } from './openai/adapter.js';
+import { adapters as vendors } from './openai-compatible/adapter.js';
+import type { Adapter } from './types.js';
+
+/** Channel type → adapter: the one registration point. */
+export const ADAPTERS: readonly Adapter[] = [openai, azure, custom, ollama, ...vendors];
+
+const BY_TYPE = new Map<number, Adapter>();
+for (const a of ADAPTERS) {
+  for (const t of a.types) {
+    if (BY_TYPE.has(t)) throw new Error(`channel type ${t} registered twice`);
+    BY_TYPE.set(t, a);
+  }
+}
+
+export function adapterFor(type: number): Adapter | undefined {
+  return BY_TYPE.get(type);
+}
+
+/** Channel type → built-in model list, for `GET /api/models`. */
+export function modelsByType(): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const a of ADAPTERS) for (const t of a.types) out[String(t)] = [...a.models];
+  return out;
+}
+
+/** Every built-in model name once, for `GET /api/channel/models`. */
+export function allBuiltinModels(): string[] {
+  const seen = new Set<string>();
+  for (const a of ADAPTERS) for (const m of a.models) seen.add(m);
+  return [...seen];
+}

@@ -1,0 +1,197 @@
+import { ChannelStatus } from '@modelgate/shared';
+import type { Db } from '../db/client.js';
+import type { ChannelRow } from '../db/schema.js';
+import type { ChannelTarget } from './adapters/types.js';
+
+/** A channel as the relay uses it: JSON columns parsed once per load, not per request. */
+export interface RuntimeChannel {
+  id: number;
+  type: number;
+  name: string;
+  status: number;
+  autoBan: boolean;
+  priority: number;
+  weight: number;
+  modelMapping: Record<string, string> | null;
+  statusCodeMapping: Record<string, string> | null;
+  target: ChannelTarget;
+}
+
+function parseJsonObject(text: string | null | undefined): Record<string, unknown> | null {
+  if (!text || !text.trim()) return null;
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function stringMap(obj: Record<string, unknown> | null): Record<string, string> | null {
+  if (!obj) return null;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(obj)) if (typeof v === 'string' && v) out[k] = v;
+  return Object.keys(out).length ? out : null;
+}
+
+export function toRuntime(row: ChannelRow): RuntimeChannel {
+  return {
+    id: Number(row.id),
+    type: Number(row.type),
+    name: row.name,
+    status: Number(row.status),
+    autoBan: Number(row.auto_ban) === 1,
+    priority: Number(row.priority),
+    weight: Number(row.weight),
+    modelMapping: stringMap(parseJsonObject(row.model_mapping)),
+    statusCodeMapping: stringMap(parseJsonObject(row.status_code_mapping)),
+    target: {
+      id: Number(row.id),
+      type: Number(row.type),
+      key: row.key,
+      baseUrl: row.base_url ?? '',
+      other: row.other ?? '',
+      organization: row.openai_organization ?? '',
+      setting: parseJsonObject(row.setting) ?? {},
+    },
+  };
+}
+
+type Tiers = RuntimeChannel[][];
+
+/**
+ * Channels and the selection index (group → model → priority tiers), in memory. Every channel
+ * write on this node calls `invalidate()`, so an added, edited, disabled or enabled channel is in
+ * force on the next request; other nodes reload every SYNC_FREQUENCY.
+ */
+export class ChannelCache {
+  private channels = new Map<number, RuntimeChannel>();
+  private index = new Map<string, Map<string, Tiers>>();
+  private generation = 0;
+  private loadedGeneration = -1;
+  private loadedAt = 0;
+  private loading: Promise<void> | null = null;
+
+  constructor(
+    private readonly handle: Db,
+    private readonly ttlMs: number,
+  ) {}
+
+  invalidate(): void {
+    this.generation += 1;
+  }
+
+  /** Resolves once the cache reflects every write made before the call. */
+  ensure(): Promise<void> | undefined {
+    if (this.loadedGeneration === this.generation && Date.now() - this.loadedAt < this.ttlMs) return undefined;
+    return this.reload();
+  }
+
+  private async reload(): Promise<void> {
+    while (this.loadedGeneration !== this.generation || Date.now() - this.loadedAt >= this.ttlMs) {
+      if (!this.loading) {
+        const gen = this.generation;
+        this.loading = this.load()
+          .then(() => {
+            this.loadedGeneration = gen;
+            this.loadedAt = Date.now();
+          })
+          .finally(() => {
+            this.loading = null;
+          });
+      }
+      await this.loading;
+    }
+  }
+
+  private async load(): Promise<void> {
+    const db = this.handle.db;
+    const [rows, abilities] = await Promise.all([
+      db.selectFrom('channels').selectAll().execute(),
+      db.selectFrom('abilities').select(['group', 'model', 'channel_id', 'priority', 'weight']).where('enabled', '=', 1).execute(),
+    ]);
+    const channels = new Map<number, RuntimeChannel>();
+    for (const r of rows) channels.set(Number(r.id), toRuntime(r));
+    const byKey = new Map<string, Map<string, Map<number, RuntimeChannel[]>>>();
+    for (const a of abilities) {
+      const ch = channels.get(Number(a.channel_id));
+      if (!ch || ch.status !== ChannelStatus.Enabled) continue;
+      let models = byKey.get(a.group);
+      if (!models) byKey.set(a.group, (models = new Map()));
+      let prios = models.get(a.model);
+      if (!prios) models.set(a.model, (prios = new Map()));
+      const p = Number(a.priority);
+      let tier = prios.get(p);
+      if (!tier) prios.set(p, (tier = []));
+      tier.push({ ...ch, priority: p, weight: Number(a.weight) });
+    }
+    const index = new Map<string, Map<string, Tiers>>();
+    for (const [group, models] of byKey) {
+      const m = new Map<string, Tiers>();
+      for (const [model, prios] of models) {
+        m.set(model, [...prios.entries()].sort((x, y) => y[0] - x[0]).map(([, tier]) => tier));
+      }
+      index.set(group, m);
+    }
+    this.channels = channels;
+    this.index = index;
+  }
+
+  get(id: number): RuntimeChannel | undefined {
+    return this.channels.get(id);
+  }
+
+  /** Marks a channel disabled in memory at once (auto-disable), before the reload. */
+  markDisabled(id: number): void {
+    const ch = this.channels.get(id);
+    if (ch) ch.status = ChannelStatus.AutoDisabled;
+    this.invalidate();
+  }
+
+  /**
+   * Highest priority tier that still has a channel not in `exclude`, then a weighted random pick
+   * inside it with weight + 10 (reference §3.1), so weight 0 channels still get traffic.
+   */
+  select(group: string, model: string, exclude: ReadonlySet<number>): RuntimeChannel | undefined {
+    const tiers = this.index.get(group)?.get(model);
+    if (!tiers) return undefined;
+    for (const tier of tiers) {
+      let total = 0;
+      for (const ch of tier) if (!exclude.has(ch.id) && this.isEnabled(ch.id)) total += ch.weight + 10;
+      if (total === 0) continue;
+      let r = Math.random() * total;
+      for (const ch of tier) {
+        if (exclude.has(ch.id) || !this.isEnabled(ch.id)) continue;
+        r -= ch.weight + 10;
+        if (r < 0) return ch;
+      }
+    }
+    return undefined;
+  }
+
+  private isEnabled(id: number): boolean {
+    return this.channels.get(id)?.status === ChannelStatus.Enabled;
+  }
+
+  /** Distinct models with an enabled channel in `group`. */
+  modelsFor(group: string): string[] {
+    return [...(this.index.get(group)?.keys() ?? [])].sort();
+  }
+
+  /** Model → groups with an enabled channel for it (the pricing page). */
+  groupsByModel(): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    for (const [group, models] of this.index) {
+      for (const model of models.keys()) {
+        const gs = out.get(model);
+        if (gs) gs.push(group);
+        else out.set(model, [group]);
+      }
+    }
+    return out;
+  }
+
+  hasModel(group: string, model: string): boolean {
+    return this.index.get(group)?.has(model) ?? false;
+  }
+}

@@ -1,0 +1,25 @@
+import type { Lang } from '@modelgate/shared';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import type { UpstreamError } from './adapters/types.js';
+import type { Price } from './billing/pricing.js';
+import type { RelayError } from './relay-error.js';
+import type { RelayInput } from './request-parse.js';
+import type { RelayAuth } from './token-auth.js';
+
+/** One relayed request from authentication to the final byte. */
+export interface Run {
+  ctx: AppContext;
+  req: FastifyRequest;
+  reply: FastifyReply;
+  lang: Lang;
+  requestId: string;
+  startedAt: number;
+  auth: RelayAuth;
+  input: RelayInput;
+  price: Price;
+  reserved: number;
+  used: number[];
+}
+
+export type Attempt = { ok: true } | { ok: false; error: RelayError; retryable: boolean; upstream?: UpstreamError };

@@ -1,0 +1,58 @@
+import { ChannelStatus } from '@modelgate/shared';
+import type { Agent } from 'undici';
+import type { Config } from '../config/config.js';
+import type { Db } from '../db/client.js';
+import { AuthCache } from './auth-cache.js';
+import { Ledger } from './billing/ledger.js';
+import { ChannelCache } from './channel-cache.js';
+import { createUpstreamAgent } from './upstream.js';
+
+/** The relay's long-lived state: caches, the ledger and the upstream connection pool. */
+export class RelayServices {
+  readonly auth: AuthCache;
+  readonly channels: ChannelCache;
+  readonly ledger: Ledger;
+  readonly agent: Agent;
+
+  constructor(
+    private readonly handle: Db,
+    config: Readonly<Config>,
+  ) {
+    const ttl = config.syncFrequencySec * 1000;
+    this.auth = new AuthCache(handle, ttl);
+    this.channels = new ChannelCache(handle, ttl);
+    this.ledger = new Ledger(handle);
+    this.agent = createUpstreamAgent(config.relayTimeoutSec, config.streamingTimeoutSec);
+  }
+
+  async markTokenStatus(id: number, status: number): Promise<void> {
+    await this.handle.db.updateTable('tokens').set({ status }).where('id', '=', id).execute();
+    this.auth.invalidateToken(id);
+  }
+
+  /**
+   * Auto-disable (reference §3.6): status 3 with the reason and time in other_info, abilities
+   * switched off in the same transaction, and the in-memory selection updated at once.
+   */
+  async autoDisableChannel(id: number, reason: string): Promise<boolean> {
+    const now = Math.floor(Date.now() / 1000);
+    const info = JSON.stringify({ status_reason: reason, status_time: now });
+    const changed = await this.handle.db.transaction().execute(async (trx) => {
+      const res = await trx
+        .updateTable('channels')
+        .set({ status: ChannelStatus.AutoDisabled, other_info: info })
+        .where('id', '=', id)
+        .where('status', '=', ChannelStatus.Enabled)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 0) return false;
+      await trx.updateTable('abilities').set({ enabled: 0 }).where('channel_id', '=', id).execute();
+      return true;
+    });
+    this.channels.markDisabled(id);
+    return changed;
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}

@@ -1,0 +1,75 @@
+import { LogType } from '@modelgate/shared';
+import type { Usage } from './adapters/types.js';
+import type { LogValues } from './billing/ledger.js';
+import { describePrice } from './billing/pricing.js';
+import type { RuntimeChannel } from './channel-cache.js';
+import type { Run } from './relay-run.js';
+
+function otherInfo(run: Run, usage: Usage, frt: number, shortfall: number): string {
+  const p = run.price;
+  const other: Record<string, unknown> = {
+    model_ratio: p.modelRatio,
+    group_ratio: p.groupRatio,
+    completion_ratio: p.completionRatio,
+    model_price: p.modelPrice,
+    frt,
+    admin_info: { use_channel: run.used.map(String) },
+  };
+  if (usage.cachedTokens) {
+    other.cache_tokens = usage.cachedTokens;
+    other.cache_ratio = p.cacheRatio;
+  }
+  if (usage.reasoningTokens) other.reasoning_tokens = usage.reasoningTokens;
+  if (usage.audioInputTokens || usage.audioOutputTokens) {
+    Object.assign(other, {
+      audio: true,
+      audio_input: usage.audioInputTokens,
+      audio_output: usage.audioOutputTokens,
+      text_input: usage.promptTokens - usage.audioInputTokens,
+      text_output: usage.completionTokens - usage.audioOutputTokens,
+      audio_ratio: p.audioRatio,
+      audio_completion_ratio: p.audioCompletionRatio,
+    });
+  }
+  if (shortfall > 0) other.shortfall = shortfall;
+  if (!p.ratioFound && p.modelPrice < 0) other.ratio_missing = true;
+  return JSON.stringify(other);
+}
+
+/** Charges `charge` and writes the consume log row (docs/relay-billing.md). */
+export async function settle(run: Run, ch: RuntimeChannel, usage: Usage, charge: number, frt: number, responseTimeMs: number): Promise<void> {
+  const { ctx, auth, input } = run;
+  const useTime = Math.floor((Date.now() - run.startedAt) / 1000);
+  const log = ctx.options.bool('LogConsumeEnabled')
+    ? (charged: number, shortfall: number): LogValues => ({
+        user_id: auth.user.id,
+        created_at: Math.floor(Date.now() / 1000),
+        type: LogType.Consume,
+        content: describePrice(run.price, usage.promptTokens + usage.completionTokens),
+        username: auth.user.username,
+        token_name: auth.token.name,
+        model_name: input.model,
+        quota: charged,
+        prompt_tokens: usage.promptTokens,
+        completion_tokens: usage.completionTokens,
+        use_time: useTime,
+        is_stream: input.stream ? 1 : 0,
+        channel_id: ch.id,
+        token_id: auth.token.id,
+        group: auth.group,
+        other: otherInfo(run, usage, frt, shortfall),
+        request_id: run.requestId,
+      })
+    : null;
+  await ctx.relay.ledger.settle({
+    requestId: run.requestId,
+    userId: auth.user.id,
+    tokenId: auth.token.id,
+    tokenLimited: !auth.token.unlimited,
+    reserved: run.reserved,
+    charge,
+    channelId: ch.id,
+    responseTimeMs,
+    log,
+  });
+}

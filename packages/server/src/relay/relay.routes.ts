@@ -1,0 +1,158 @@
+import { langFromHeader } from '@modelgate/shared';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import type { RelayMode } from './adapters/types.js';
+import { modelObject } from './model-owners.js';
+import { RelayError, localError } from './relay-error.js';
+import { relay } from './relay.service.js';
+import { authenticateToken, type RelayAuth } from './token-auth.js';
+
+const ROUTES: Array<[string, RelayMode]> = [
+  ['/v1/chat/completions', 'chat'],
+  ['/v1/completions', 'completions'],
+  ['/v1/embeddings', 'embeddings'],
+  ['/v1/moderations', 'moderations'],
+  ['/v1/images/generations', 'images'],
+  ['/v1/audio/speech', 'speech'],
+  ['/v1/audio/transcriptions', 'transcriptions'],
+  ['/v1/audio/translations', 'translations'],
+];
+
+const NOT_IMPLEMENTED: Array<[method: 'GET' | 'POST' | 'DELETE', path: string]> = [
+  ['POST', '/v1/images/edits'],
+  ['POST', '/v1/images/variations'],
+  ['GET', '/v1/files'],
+  ['POST', '/v1/files'],
+  ['GET', '/v1/files/*'],
+  ['DELETE', '/v1/files/*'],
+  ['GET', '/v1/fine-tunes'],
+  ['POST', '/v1/fine-tunes'],
+  ['GET', '/v1/fine-tunes/*'],
+  ['POST', '/v1/fine-tunes/*'],
+  ['DELETE', '/v1/fine-tunes/*'],
+  ['DELETE', '/v1/models/:model'],
+];
+
+function sendRelayError(reply: FastifyReply, err: RelayError): FastifyReply {
+  return reply.code(err.status).send(err.toBody());
+}
+
+/** Token-authenticated helper for the non-relay `/v1` reads. */
+async function withToken(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, fn: (auth: RelayAuth) => Promise<unknown>): Promise<unknown> {
+  try {
+    return await fn(await authenticateToken(ctx, req, langFromHeader(req.headers['accept-language'])));
+  } catch (err) {
+    if (err instanceof RelayError) return sendRelayError(reply, err);
+    throw err;
+  }
+}
+
+async function availableModels(ctx: AppContext, auth: RelayAuth): Promise<string[]> {
+  if (auth.token.modelLimits) return [...auth.token.modelLimits];
+  await ctx.relay.channels.ensure();
+  return ctx.relay.channels.modelsFor(auth.group);
+}
+
+/**
+ * The OpenAI-compatible endpoint. Bodies are taken as raw bytes (one JSON.parse in the pipeline,
+ * and the bytes themselves forwarded when nothing must change); errors are OpenAI error objects.
+ */
+export async function relayRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+    scope.setErrorHandler((error: Error & { statusCode?: number }, req, reply) => {
+      const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+      if (status >= 500) req.log.error({ err: error }, 'relay route failed');
+      return reply.code(status).send({ error: { message: status >= 500 ? 'internal error' : error.message, type: 'invalid_request_error', param: null, code: null } });
+    });
+    scope.addHook('onRequest', async (_req, reply) => {
+      // CORS for browser clients of the API (reference: the relay router allows all origins).
+      reply.header('access-control-allow-origin', '*');
+    });
+
+    scope.options('/v1/*', async (req, reply) =>
+      reply
+        .code(204)
+        .header('access-control-allow-methods', 'GET, POST, DELETE, OPTIONS')
+        .header('access-control-allow-headers', String(req.headers['access-control-request-headers'] ?? '*'))
+        .header('access-control-max-age', '86400')
+        .send(),
+    );
+    for (const [path, mode] of ROUTES) scope.post(path, (req, reply) => relay(ctx, req, reply, mode));
+    scope.post('/v1/engines/:model/embeddings', (req, reply) => relay(ctx, req, reply, 'embeddings', (req.params as { model: string }).model));
+
+    for (const [method, path] of NOT_IMPLEMENTED) {
+      scope.route({
+        method,
+        url: path,
+        handler: (req, reply) =>
+          withToken(ctx, req, reply, async () =>
+            reply.code(501).send({ error: { message: 'API not implemented', type: 'new_api_error', param: null, code: 'api_not_implemented' } }),
+          ),
+      });
+    }
+
+    scope.get('/v1/models', (req, reply) =>
+      withToken(ctx, req, reply, async (auth) => {
+        const models = await availableModels(ctx, auth);
+        return { object: 'list', success: true, data: models.map(modelObject) };
+      }),
+    );
+    scope.get('/v1/models/:model', (req, reply) =>
+      withToken(ctx, req, reply, async (auth) => {
+        const id = (req.params as { model: string }).model;
+        if ((await availableModels(ctx, auth)).includes(id)) return modelObject(id);
+        const lang = langFromHeader(req.headers['accept-language']);
+        const msg = `${localError(lang, 404, 'RELAY_MODEL_NOT_FOUND').message}: ${id}`;
+        return reply.code(404).send({ error: { message: msg, type: 'invalid_request_error', param: 'model', code: 'model_not_found' } });
+      }),
+    );
+
+    for (const prefix of ['', '/v1']) {
+      scope.get(`${prefix}/dashboard/billing/subscription`, (req, reply) => withToken(ctx, req, reply, (auth) => subscription(ctx, auth)));
+      scope.get(`${prefix}/dashboard/billing/usage`, (req, reply) => withToken(ctx, req, reply, (auth) => usage(ctx, auth)));
+    }
+  });
+}
+
+/** `/dashboard/billing/subscription` (reference §1): the token's (or the user's) limit in dollars. */
+async function subscription(ctx: AppContext, auth: RelayAuth) {
+  const o = ctx.options;
+  let limit: number;
+  let expires = 0;
+  if (o.bool('DisplayTokenStatEnabled')) {
+    const t = await ctx.db.db.selectFrom('tokens').select(['remain_quota', 'used_quota', 'expired_time']).where('id', '=', auth.token.id).executeTakeFirst();
+    limit = Number(t?.remain_quota ?? 0) + Number(t?.used_quota ?? 0);
+    expires = Number(t?.expired_time ?? -1);
+    if (expires === -1) expires = 0;
+  } else {
+    const u = await ctx.db.db.selectFrom('users').select(['quota', 'used_quota']).where('id', '=', auth.user.id).executeTakeFirst();
+    limit = Number(u?.quota ?? 0) + Number(u?.used_quota ?? 0);
+  }
+  let amount = auth.token.unlimited && o.bool('DisplayTokenStatEnabled') ? 100_000_000 : limit;
+  if (o.bool('DisplayInCurrencyEnabled') && !(auth.token.unlimited && o.bool('DisplayTokenStatEnabled'))) amount = amount / o.num('QuotaPerUnit');
+  return {
+    object: 'billing_subscription',
+    has_payment_method: true,
+    soft_limit_usd: amount,
+    hard_limit_usd: amount,
+    system_hard_limit_usd: amount,
+    access_until: expires,
+  };
+}
+
+/** `/dashboard/billing/usage`: used quota in cents. */
+async function usage(ctx: AppContext, auth: RelayAuth) {
+  const o = ctx.options;
+  let used: number;
+  if (o.bool('DisplayTokenStatEnabled')) {
+    const t = await ctx.db.db.selectFrom('tokens').select('used_quota').where('id', '=', auth.token.id).executeTakeFirst();
+    used = Number(t?.used_quota ?? 0);
+  } else {
+    const u = await ctx.db.db.selectFrom('users').select('used_quota').where('id', '=', auth.user.id).executeTakeFirst();
+    used = Number(u?.used_quota ?? 0);
+  }
+  const amount = o.bool('DisplayInCurrencyEnabled') ? used / o.num('QuotaPerUnit') : used;
+  return { object: 'list', total_usage: amount * 100 };
+}

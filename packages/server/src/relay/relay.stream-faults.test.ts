@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addCaller, addChannel, balances, consumeLogs, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
+
+let h: RelayHarness;
+const messages = [{ role: 'user' as const, content: 'Hello there friend' }];
+
+beforeAll(async () => {
+  h = await startRelayHarness({ fake: { chunkCount: 8 } });
+  await addChannel(h.root, { base_url: h.fake.url, models: 'gpt-4' });
+});
+afterAll(() => h.close());
+
+async function waitForLog(userId: number) {
+  for (let i = 0; i < 100; i++) {
+    const logs = await consumeLogs(h, userId);
+    if (logs.length) return logs[0]!;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('no log');
+}
+
+describe('broken streams (docs/relay-billing.md)', () => {
+  it('upstream breaks mid-stream: charges the forwarded part and ends with an error frame', async () => {
+    const c = await addCaller(h);
+    // role frame + 2 content frames, then the socket is reset.
+    h.fake.setFault({ disconnectAfterChunks: 3, times: 1 });
+    const before = await balances(h, c);
+    const res = await fetch(`${h.server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sk-${c.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4', messages, stream: true }),
+    });
+    const text = await res.text();
+    expect(text).toContain('"content":"Hello"');
+    expect(text).toContain('stream_broken');
+    expect(text).not.toContain('[DONE]');
+    const log = await waitForLog(c.userId);
+    const { countTokens } = await import('gpt-tokenizer/encoding/cl100k_base');
+    expect(Number(log.completion_tokens)).toBe(countTokens('Hello from'));
+    const after = await balances(h, c);
+    expect(before.quota - after.quota).toBe(Number(log.quota));
+    expect(Number(log.quota)).toBe(Math.round((Number(log.prompt_tokens) + Number(log.completion_tokens) * 2) * 15));
+  });
+
+  it('client disconnects mid-stream: the upstream is stopped and what was delivered is charged', async () => {
+    const c = await addCaller(h);
+    h.fake.setFault({ chunkDelayMs: 50, times: 1 });
+    const controller = new AbortController();
+    const res = await fetch(`${h.server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sk-${c.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4', messages, stream: true }),
+      signal: controller.signal,
+    });
+    const reader = res.body!.getReader();
+    let got = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      got += new TextDecoder().decode(value);
+      if (got.includes('"content":" from"')) break;
+    }
+    expect(got).toContain('"content":" from"');
+    controller.abort();
+    const log = await waitForLog(c.userId);
+    // Not the full 8-word reply: only what had been generated before the client left.
+    expect(Number(log.completion_tokens)).toBeGreaterThan(0);
+    expect(Number(log.completion_tokens)).toBeLessThan(8);
+    expect(await h.server.ctx.db.db.selectFrom('reservations').selectAll().execute()).toHaveLength(0);
+  });
+});

@@ -1,0 +1,142 @@
+import type { RelayMode } from './adapters/types.js';
+import { RelayError } from './relay-error.js';
+
+/** The inbound request, parsed once: what the pipeline needs to know, plus the bytes to forward. */
+export interface RelayInput {
+  mode: RelayMode;
+  model: string;
+  stream: boolean;
+  /** The client asked for `stream_options.include_usage`. */
+  clientWantsUsage: boolean;
+  /** Parsed JSON body (JSON modes); forwarded as `raw` unless something had to change. */
+  body: Record<string, unknown> | null;
+  raw: Buffer;
+  contentType: string;
+  maxTokens: number | undefined;
+  /** multipart: where the `model` value sits in `raw`, for model mapping. */
+  multipartModel?: { start: number; end: number };
+  /** multipart: the transcription `response_format`. */
+  responseFormat?: string;
+  image?: { size: string; quality: string; n: number };
+}
+
+const MAX_TOKENS_LIMIT = 2 ** 30;
+
+function invalid(message: string, param: string | null = null): RelayError {
+  return new RelayError(400, 'invalid_request_error', 'invalid_text_request', message, param);
+}
+
+/** Finds a text field of a multipart/form-data body without copying the (possibly large) file parts. */
+export function multipartField(raw: Buffer, boundary: string, name: string): { value: string; start: number; end: number } | undefined {
+  const marker = Buffer.from(`name="${name}"`);
+  let from = 0;
+  for (;;) {
+    const at = raw.indexOf(marker, from);
+    if (at < 0) return undefined;
+    const headerEnd = raw.indexOf('\r\n\r\n', at);
+    if (headerEnd < 0) return undefined;
+    const start = headerEnd + 4;
+    const end = raw.indexOf(`\r\n--${boundary}`, start);
+    if (end < 0) return undefined;
+    // The marker must sit in a part's header (before its blank line), not inside file data.
+    const lineStart = raw.lastIndexOf('\r\n', at);
+    if (raw.subarray(lineStart + 2, at).toString('latin1').toLowerCase().startsWith('content-disposition')) {
+      return { value: raw.subarray(start, end).toString('utf8'), start, end };
+    }
+    from = at + marker.length;
+  }
+}
+
+export function boundaryOf(contentType: string): string | undefined {
+  const m = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
+  return m ? (m[1] ?? m[2])!.trim() : undefined;
+}
+
+function parseJson(raw: Buffer): Record<string, unknown> {
+  let v: unknown;
+  try {
+    v = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw invalid('invalid JSON body');
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw invalid('the request body must be a JSON object');
+  return v as Record<string, unknown>;
+}
+
+/** Parses and validates the inbound body of `mode` (reference §3.1 defaults, §3.2 rules). */
+export function parseRelayInput(mode: RelayMode, raw: Buffer, contentType: string, pathModel?: string): RelayInput {
+  if (mode === 'transcriptions' || mode === 'translations') {
+    const boundary = boundaryOf(contentType);
+    if (!contentType.toLowerCase().startsWith('multipart/form-data') || !boundary) {
+      throw invalid('the request must be multipart/form-data');
+    }
+    const model = multipartField(raw, boundary, 'model');
+    const format = multipartField(raw, boundary, 'response_format');
+    return {
+      mode,
+      model: model?.value.trim() || 'whisper-1',
+      stream: false,
+      clientWantsUsage: false,
+      body: null,
+      raw,
+      contentType,
+      maxTokens: undefined,
+      multipartModel: model ? { start: model.start, end: model.end } : undefined,
+      responseFormat: format?.value.trim() || 'json',
+    };
+  }
+  const body = parseJson(raw);
+  const defaults: Partial<Record<RelayMode, string>> = {
+    moderations: 'text-moderation-stable',
+    images: 'dall-e-2',
+    speech: 'tts-1',
+  };
+  const model = typeof body.model === 'string' && body.model ? body.model : (pathModel ?? defaults[mode] ?? '');
+  if (!model) throw invalid('model is required', 'model');
+  const stream = (mode === 'chat' || mode === 'completions') && body.stream === true;
+  const so = body.stream_options as { include_usage?: unknown } | undefined;
+  const rawMax = body.max_completion_tokens ?? body.max_tokens;
+  let maxTokens: number | undefined;
+  if (rawMax !== undefined && rawMax !== null) {
+    if (typeof rawMax !== 'number' || !Number.isInteger(rawMax) || rawMax < 0 || rawMax > MAX_TOKENS_LIMIT) {
+      throw invalid('max_tokens is invalid', 'max_tokens');
+    }
+    maxTokens = rawMax;
+  }
+  switch (mode) {
+    case 'chat':
+      if (!Array.isArray(body.messages) || body.messages.length === 0) throw invalid('field messages is required', 'messages');
+      break;
+    case 'completions':
+      if (body.prompt === undefined || body.prompt === null) throw invalid('field prompt is required', 'prompt');
+      break;
+    case 'embeddings':
+    case 'moderations':
+      if (body.input === undefined || body.input === null || body.input === '') throw invalid('field input is required', 'input');
+      break;
+    case 'images':
+      if (typeof body.prompt !== 'string' || !body.prompt) throw invalid('prompt is required', 'prompt');
+      break;
+    case 'speech':
+      if (typeof body.input !== 'string' || !body.input) throw invalid('input is required', 'input');
+      break;
+  }
+  const input: RelayInput = {
+    mode,
+    model,
+    stream,
+    clientWantsUsage: stream && !!so && so.include_usage === true,
+    body,
+    raw,
+    contentType: 'application/json',
+    maxTokens,
+  };
+  if (mode === 'images') {
+    const n = body.n === undefined || body.n === null ? 1 : body.n;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 10) throw invalid('n must be an integer from 1 to 10', 'n');
+    const size = typeof body.size === 'string' && body.size ? body.size : '1024x1024';
+    if (size.includes('×')) throw invalid('size must be written like 1024x1024', 'size');
+    input.image = { size, quality: typeof body.quality === 'string' ? body.quality : 'standard', n };
+  }
+  return input;
+}

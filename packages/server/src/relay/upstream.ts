@@ -1,0 +1,51 @@
+import { Agent } from 'undici';
+import type { UpstreamError } from './adapters/types.js';
+
+/**
+ * One keep-alive connection pool per upstream origin for the whole process. RELAY_TIMEOUT bounds
+ * the wait for response headers (0 = none); STREAMING_TIMEOUT bounds the silence between body
+ * chunks, which ends a stalled stream.
+ */
+export function createUpstreamAgent(relayTimeoutSec: number, streamingTimeoutSec: number): Agent {
+  return new Agent({
+    keepAliveTimeout: 30_000,
+    keepAliveMaxTimeout: 600_000,
+    headersTimeout: relayTimeoutSec * 1000,
+    bodyTimeout: streamingTimeoutSec * 1000,
+    connectTimeout: 10_000,
+  });
+}
+
+/** Retry table (reference §3.3): judged on the status after status_code_mapping. */
+export function isRetryable(status: number, channelType: number): boolean {
+  if (status === 429 || status === 307) return true;
+  if (status >= 500) return status !== 504 && status !== 524;
+  if (status === 400) return channelType === 14;
+  if (status === 408 || (status >= 200 && status < 300)) return false;
+  return true;
+}
+
+/** `{"429":"500"}`: the status the client sees and retries judge; 200 is never remapped. */
+export function mapStatus(status: number, mapping: Record<string, string> | null): number {
+  if (!mapping || status === 200) return status;
+  const to = mapping[String(status)];
+  const n = to === undefined ? NaN : Number.parseInt(to, 10);
+  return Number.isInteger(n) && n >= 100 && n <= 599 ? n : status;
+}
+
+const DISABLE_CODES = new Set(['invalid_api_key', 'account_deactivated', 'billing_not_active']);
+const DISABLE_TYPES = new Set(['insufficient_quota', 'insufficient_user_quota', 'authentication_error', 'permission_error', 'forbidden']);
+
+/**
+ * Whether an upstream error means the channel's credentials or account are dead (reference §3.6).
+ * Only the status, `error.code` and `error.type` are judged: those are set by the provider. The
+ * message is ignored on purpose — upstreams echo request text in messages, and a user must not be
+ * able to switch a channel off by sending a crafted prompt.
+ */
+export function shouldDisableChannel(err: UpstreamError, channelType: number): boolean {
+  if (err.status === 401) return true;
+  if (err.status === 403 && channelType === 24) return true;
+  if (err.code && DISABLE_CODES.has(err.code)) return true;
+  if (DISABLE_TYPES.has(err.type)) return true;
+  return false;
+}

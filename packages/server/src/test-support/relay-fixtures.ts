@@ -1,0 +1,83 @@
+import { TokenStatus } from '@modelgate/shared';
+import { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIOptions } from '@modelgate/testkit';
+import OpenAI from 'openai';
+import type { SqlKind } from '../config/config.js';
+import { randomAlnum } from '../modules/users/password.js';
+import { rootClient, type ApiClient } from './api-client.js';
+import { startTestServer, type TestServer } from './test-server.js';
+
+/** A ModelGate server, a fake OpenAI upstream and a root console client. */
+export interface RelayHarness {
+  server: TestServer;
+  fake: FakeOpenAI;
+  root: ApiClient;
+  close(): Promise<void>;
+}
+
+export async function startRelayHarness(opts: { kind?: SqlKind; env?: Record<string, string>; fake?: FakeOpenAIOptions } = {}): Promise<RelayHarness> {
+  const server = await startTestServer({ kind: opts.kind, env: opts.env });
+  const fake = await startFakeOpenAI(opts.fake);
+  const root = await rootClient(server.url);
+  return {
+    server,
+    fake,
+    root,
+    async close() {
+      await fake.close();
+      await server.close();
+    },
+  };
+}
+
+/** Creates a channel through the console API and returns its id. */
+export async function addChannel(root: ApiClient, fields: Record<string, unknown>): Promise<number> {
+  const name = (fields.name as string | undefined) ?? `ch-${randomAlnum(8)}`;
+  const body = { type: 1, key: 'sk-upstream', models: 'gpt-4o-mini', group: 'default', ...fields, name };
+  const res = await root.post('/api/channel/', body);
+  if (!res.body.success) throw new Error(`channel create failed: ${res.body.message}`);
+  const found = await root.get(`/api/channel/search?keyword=${encodeURIComponent(name)}`);
+  const ch = (found.body.data as Array<{ id: number; name: string }>).find((c) => c.name === name);
+  if (!ch) throw new Error('created channel not found');
+  return ch.id;
+}
+
+export interface TestCaller {
+  userId: number;
+  tokenId: number;
+  key: string;
+  client: OpenAI;
+}
+
+/** A user with `quota` and one token (limited to `remain` unless unlimited), plus an SDK client. */
+export async function addCaller(
+  h: RelayHarness,
+  opts: { quota?: number; remain?: number; unlimited?: boolean; role?: number; group?: string; token?: Record<string, unknown>; maxRetries?: number } = {},
+): Promise<TestCaller> {
+  const ctx = h.server.ctx;
+  const username = `u${randomAlnum(8).toLowerCase()}`;
+  const userId = await ctx.users.insert({ username, password: 'x', quota: opts.quota ?? 1_000_000, role: opts.role ?? 1, group: opts.group ?? 'default', aff_code: randomAlnum(8) });
+  const key = randomAlnum(48);
+  const tokenId = await ctx.tokens.insert({
+    user_id: userId,
+    key,
+    name: 'test-token',
+    status: TokenStatus.Enabled,
+    remain_quota: opts.remain ?? 1_000_000,
+    unlimited_quota: opts.unlimited ? 1 : 0,
+    expired_time: -1,
+    ...opts.token,
+  });
+  const client = new OpenAI({ apiKey: `sk-${key}`, baseURL: `${h.server.url}/v1`, maxRetries: opts.maxRetries ?? 0 });
+  return { userId, tokenId, key, client };
+}
+
+export async function balances(h: RelayHarness, c: Pick<TestCaller, 'userId' | 'tokenId'>) {
+  const db = h.server.ctx.db.db;
+  const u = await db.selectFrom('users').select(['quota', 'used_quota', 'request_count']).where('id', '=', c.userId).executeTakeFirstOrThrow();
+  const t = await db.selectFrom('tokens').select(['remain_quota', 'used_quota']).where('id', '=', c.tokenId).executeTakeFirstOrThrow();
+  return { quota: Number(u.quota), userUsed: Number(u.used_quota), requests: Number(u.request_count), remain: Number(t.remain_quota), tokenUsed: Number(t.used_quota) };
+}
+
+export async function consumeLogs(h: RelayHarness, userId: number) {
+  return h.server.ctx.db.db.selectFrom('logs').selectAll().where('user_id', '=', userId).where('type', '=', 2).orderBy('id').execute();
+}
