@@ -12,6 +12,8 @@ import { tokensRoutes } from './modules/tokens/tokens.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { registerLedgerJobs } from './jobs/reservations.job.js';
 import { channelsBulkRoutes } from './modules/channels/channels-bulk.routes.js';
+import { channelOpsRoutes } from './modules/channels/channel-ops.routes.js';
+import { registerChannelMonitorJobs } from './jobs/channel-monitor.job.js';
 import { channelsRoutes } from './modules/channels/channels.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { logsRoutes } from './modules/logs/logs.routes.js';
@@ -51,12 +53,14 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   usersRoutes(app, ctx);
   tokensRoutes(app, ctx);
   channelsBulkRoutes(app, ctx);
+  channelOpsRoutes(app, ctx);
   channelsRoutes(app, ctx);
   groupsRoutes(app, ctx);
   logsRoutes(app, ctx);
   pricingRoutes(app, ctx);
   await relayRoutes(app, ctx);
   registerLedgerJobs(app, ctx);
+  registerChannelMonitorJobs(app, ctx);
 
   await registerConsole(app, ctx);
   return app;

@@ -1,4 +1,5 @@
 import type { Config } from './config/config.js';
+import type { ChannelOps } from './modules/channels/channel-ops.service.js';
 import type { Db } from './db/client.js';
 import type { RateLimitStore } from './http/rate-limit.js';
 import type { OptionsService } from './modules/options/options.service.js';
@@ -28,6 +29,7 @@ export interface AppContext {
   relay: RelayServices;
   channels: ChannelsRepository;
   channelsService: ChannelsService;
+  channelOps: ChannelOps;
   /** Distinct enabled models available to any of the given groups (abilities table). */
   modelsForGroups(groups: string[]): Promise<string[]>;
 }

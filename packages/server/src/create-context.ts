@@ -12,6 +12,7 @@ import { VerificationCodes } from './modules/users/verification-codes.js';
 import { RelayServices } from './relay/relay-services.js';
 import { ChannelsRepository } from './modules/channels/channels.repository.js';
 import { ChannelsService } from './modules/channels/channels.service.js';
+import { ChannelOps } from './modules/channels/channel-ops.service.js';
 
 function readVersion(): string {
   try {
@@ -54,6 +55,7 @@ export function createContext(config: Readonly<Config>, db: Db): AppContext {
   ctx.channels = new ChannelsRepository(db);
   ctx.channels.onWrite = () => ctx.relay.channels.invalidate();
   ctx.channelsService = new ChannelsService(ctx.channels);
+  ctx.channelOps = new ChannelOps(ctx);
   ctx.usersService = new UsersService(ctx);
   ctx.tokensService = new TokensService(ctx);
   return ctx;

@@ -99,6 +99,12 @@ export const SERVER_MESSAGES = {
   RELAY_UPSTREAM_FAILED: { zh: '请求上游地址失败', en: 'Failed to reach the upstream' },
   RELAY_UPSTREAM_SATURATED: { zh: '当前分组上游负载已饱和，请稍后再试', en: 'Upstream load is saturated for this group, please try again later' },
   RELAY_MODEL_NOT_FOUND: { zh: '模型不存在', en: 'The model does not exist' },
+  CHANNEL_TEST_RUNNING: { zh: '测试已在运行中', en: 'Test is already running' },
+  CHANNEL_TEST_UNSUPPORTED: { zh: '该渠道类型不支持测试', en: 'This channel type cannot be tested' },
+  CHANNEL_BALANCE_UNSUPPORTED: { zh: '尚未实现', en: 'Balance query is not implemented for this channel type' },
+  CHANNEL_BALANCE_RUNNING: { zh: '余额更新已在运行中', en: 'Balance update is already running' },
+  CHANNEL_FETCH_MODELS_FAILED: { zh: '获取模型列表失败', en: 'Failed to fetch the model list' },
+  CHANNEL_BASE_URL_INVALID: { zh: '无效的 Base URL', en: 'Invalid base URL' },
 } as const satisfies Record<string, { zh: string; en: string }>;
 
 export type ServerMessageCode = keyof typeof SERVER_MESSAGES;

@@ -1,0 +1,197 @@
+import { ChannelStatus, ChannelType } from '@modelgate/shared';
+import { request } from 'undici';
+import type { AppContext } from '../../context.js';
+import type { ChannelRow } from '../../db/schema.js';
+import { nowSec } from '../../http/reply.js';
+import { adapterFor } from '../../relay/adapters/registry.js';
+import type { UpstreamError } from '../../relay/adapters/types.js';
+import { toRuntime } from '../../relay/channel-cache.js';
+import { shouldDisableChannel } from '../../relay/upstream.js';
+
+export interface TestResult {
+  success: boolean;
+  message: string;
+  /** Seconds, as the console shows it. */
+  time: number;
+  error?: UpstreamError;
+}
+
+export interface BalanceResult {
+  success: boolean;
+  message: string;
+  balance: number;
+}
+
+/** Task relays have no chat endpoint to probe (reference §6.1). */
+const UNTESTABLE = new Set<number>([ChannelType.Midjourney, ChannelType.MidjourneyPlus, ChannelType.SunoAPI]);
+/** Types that expose OpenAI's legacy billing endpoints (reference §6.2). */
+const BALANCE_TYPES = new Set<number>([ChannelType.OpenAI, ChannelType.Custom]);
+const TEST_TIMEOUT_MS = 60_000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Channel health: single tests, the background test-all run (auto-disable on failure or a slow
+ * answer, auto-enable on recovery), and upstream balances. Runs on any node; the periodic jobs
+ * run on the master only.
+ */
+export class ChannelOps {
+  private testing = false;
+  private balancing = false;
+
+  constructor(private readonly ctx: AppContext) {}
+
+  get testRunning(): boolean {
+    return this.testing;
+  }
+
+  /** Model for a test: ?model= (mapping applied), else test_model, else the first model (reference). */
+  static testModel(row: ChannelRow, override?: string): string {
+    const requested = override?.trim() || row.test_model?.trim() || (row.models ?? '').split(',')[0]?.trim() || 'gpt-3.5-turbo';
+    if (!override?.trim()) return requested;
+    const mapping = toRuntime(row).modelMapping;
+    return mapping?.[requested] ?? requested;
+  }
+
+  /** One non-stream chat through the channel's adapter; stores response_time and test_time. */
+  async test(row: ChannelRow, modelOverride?: string): Promise<TestResult> {
+    const ch = toRuntime(row);
+    const adapter = adapterFor(ch.type);
+    if (UNTESTABLE.has(ch.type) || !adapter || !adapter.modes.has('chat')) {
+      return { success: false, message: 'CHANNEL_TEST_UNSUPPORTED', time: 0 };
+    }
+    const model = ChannelOps.testModel(row, modelOverride);
+    const body: Record<string, unknown> = { model, messages: [{ role: 'user', content: 'hi' }] };
+    if (/^o\d/.test(model)) body.max_completion_tokens = 10;
+    else body.max_tokens = 1;
+    adapter.prepareBody(body, 'chat', model);
+    const started = performance.now();
+    let result: TestResult;
+    try {
+      const res = await request(adapter.url(ch.target, 'chat', model), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...adapter.headers(ch.target, 'chat') },
+        body: JSON.stringify(body),
+        dispatcher: this.ctx.relay.agent,
+        signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
+      });
+      const text = await res.body.text();
+      const time = (performance.now() - started) / 1000;
+      let error: UpstreamError | undefined;
+      if (res.statusCode !== 200) error = adapter.parseError(res.statusCode, text);
+      else {
+        try {
+          const json = JSON.parse(text) as { error?: unknown; usage?: unknown };
+          if (json.error) error = adapter.parseError(res.statusCode, text);
+          else if (!json.usage) error = { status: 200, type: 'invalid_response', code: null, param: null, message: 'upstream answered without usage' };
+        } catch {
+          error = { status: 200, type: 'invalid_response', code: null, param: null, message: 'upstream answered with invalid JSON' };
+        }
+      }
+      result = error ? { success: false, message: error.message, time, error } : { success: true, message: '', time };
+    } catch (err) {
+      const time = (performance.now() - started) / 1000;
+      const message = (err as Error).name === 'TimeoutError' ? `timeout after ${TEST_TIMEOUT_MS / 1000}s` : (err as Error).message;
+      result = { success: false, message, time, error: { status: 0, type: 'do_request_failed', code: null, param: null, message } };
+    }
+    await this.ctx.channels.setStats(row.id, { response_time: Math.round(result.time * 1000), test_time: nowSec() });
+    return result;
+  }
+
+  /**
+   * Tests every channel, one at a time (POLLING_INTERVAL apart). An enabled channel with auto_ban
+   * is auto-disabled when the failure says its credentials or account are dead (and the
+   * AutomaticDisableChannelEnabled option is on), or when it answers slower than
+   * ChannelDisableThreshold seconds; an auto-disabled channel that passes is enabled again when
+   * AutomaticEnableChannelEnabled is on. Returns false when a run is already going.
+   */
+  startTestAll(): boolean {
+    if (this.testing) return false;
+    this.testing = true;
+    void this.testAll()
+      .catch((err: unknown) => console.error('[modelgate] channel test-all failed:', err))
+      .finally(() => {
+        this.testing = false;
+      });
+    return true;
+  }
+
+  /** Awaitable variant for the periodic job and tests; callers must check `testRunning` first. */
+  async testAll(): Promise<{ tested: number; disabled: number; enabled: number }> {
+    const o = this.ctx.options;
+    const rows = await this.ctx.channels.list({ idSort: true });
+    let tested = 0;
+    let disabled = 0;
+    let enabled = 0;
+    for (const row of rows) {
+      if (UNTESTABLE.has(row.type) || row.status === ChannelStatus.ManuallyDisabled) continue;
+      const r = await this.test(row);
+      tested++;
+      const threshold = o.num('ChannelDisableThreshold');
+      const tooSlow = threshold > 0 && r.time > threshold;
+      if (row.status === ChannelStatus.Enabled && row.auto_ban === 1) {
+        const dead = !!r.error && o.bool('AutomaticDisableChannelEnabled') && shouldDisableChannel(r.error, row.type);
+        if (dead || tooSlow) {
+          const reason = dead ? r.message : `response time ${r.time.toFixed(2)}s exceeds the threshold of ${threshold}s`;
+          if (await this.ctx.relay.autoDisableChannel(row.id, reason)) disabled++;
+        }
+      } else if (row.status === ChannelStatus.AutoDisabled && r.success && !tooSlow && o.bool('AutomaticEnableChannelEnabled')) {
+        await this.ctx.channels.update(row.id, { status: ChannelStatus.Enabled, other_info: '' });
+        enabled++;
+      }
+      if (this.ctx.config.pollingIntervalSec > 0) await sleep(this.ctx.config.pollingIntervalSec * 1000);
+    }
+    return { tested, disabled, enabled };
+  }
+
+  /** Balance in USD from the legacy billing endpoints: hard limit minus this period's usage. */
+  async updateBalance(row: ChannelRow): Promise<BalanceResult> {
+    if (!BALANCE_TYPES.has(row.type)) return { success: false, message: 'CHANNEL_BALANCE_UNSUPPORTED', balance: 0 };
+    const ch = toRuntime(row);
+    const base = (ch.target.baseUrl || 'https://api.openai.com').replace(/\/+$/, '');
+    const headers = { authorization: `Bearer ${ch.target.key}` };
+    const getJson = async <T>(url: string): Promise<T> => {
+      const res = await request(url, { headers, dispatcher: this.ctx.relay.agent, signal: AbortSignal.timeout(TEST_TIMEOUT_MS) });
+      const text = await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`${res.statusCode}: ${text.slice(0, 200)}`);
+      return JSON.parse(text) as T;
+    };
+    try {
+      const sub = await getJson<{ hard_limit_usd?: number; has_payment_method?: boolean }>(`${base}/v1/dashboard/billing/subscription`);
+      const now = new Date();
+      const start = sub.has_payment_method ? new Date(now.getFullYear(), now.getMonth(), 1) : new Date(now.getTime() - 100 * 86400_000);
+      const day = (d: Date) => d.toISOString().slice(0, 10);
+      const usage = await getJson<{ total_usage?: number }>(`${base}/v1/dashboard/billing/usage?start_date=${day(start)}&end_date=${day(now)}`);
+      const balance = Number(sub.hard_limit_usd ?? 0) - Number(usage.total_usage ?? 0) / 100;
+      await this.ctx.channels.setStats(row.id, { balance, balance_updated_time: nowSec() });
+      return { success: true, message: '', balance };
+    } catch (err) {
+      return { success: false, message: (err as Error).message, balance: 0 };
+    }
+  }
+
+  /** Updates every enabled balance-capable channel; one at or below zero is auto-disabled. */
+  async updateAllBalances(): Promise<{ updated: number; disabled: number }> {
+    if (this.balancing) return { updated: 0, disabled: 0 };
+    this.balancing = true;
+    try {
+      const rows = (await this.ctx.channels.list({ idSort: true })).filter((r) => r.status === ChannelStatus.Enabled && BALANCE_TYPES.has(r.type));
+      let updated = 0;
+      let disabled = 0;
+      for (const row of rows) {
+        const r = await this.updateBalance(row);
+        if (!r.success) continue;
+        updated++;
+        if (r.balance <= 0 && row.auto_ban === 1 && (await this.ctx.relay.autoDisableChannel(row.id, `insufficient balance: $${r.balance.toFixed(2)}`))) disabled++;
+        if (this.ctx.config.pollingIntervalSec > 0) await sleep(this.ctx.config.pollingIntervalSec * 1000);
+      }
+      return { updated, disabled };
+    } finally {
+      this.balancing = false;
+    }
+  }
+
+  get balanceRunning(): boolean {
+    return this.balancing;
+  }
+}
