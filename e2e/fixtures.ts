@@ -1,0 +1,93 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export { expect };
+
+export type Lang = 'zh' | 'en';
+
+const i18nDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../packages/web/src/i18n');
+const bundles = new Map<string, Record<string, unknown>>();
+
+/** The console's own translations, so assertions follow the copy instead of duplicating it. */
+export function tr(lang: Lang, key: string, vars: Record<string, string | number> = {}): string {
+  const [ns, rest] = key.includes(':') ? key.split(':', 2) : ['common', key];
+  const file = `${lang}/${ns}`;
+  if (!bundles.has(file)) bundles.set(file, JSON.parse(readFileSync(path.join(i18nDir, `${file}.json`), 'utf8')));
+  let value: unknown = bundles.get(file);
+  for (const part of rest.split('.')) value = (value as Record<string, unknown>)?.[part];
+  if (typeof value !== 'string') throw new Error(`missing translation ${lang}:${key}`);
+  return value.replace(/{{\s*(\w+)\s*}}/g, (_, name: string) => String(vars[name] ?? ''));
+}
+
+interface ConsoleMessageInfo {
+  text: string;
+  url: string;
+}
+
+interface ConsoleGuard {
+  /** Tolerate console errors matching this predicate (e.g. an expected 401 resource error). */
+  allow: (predicate: (message: ConsoleMessageInfo) => boolean) => void;
+}
+
+export const test = base.extend<{ consoleGuard: ConsoleGuard }>({
+  // auto: every test gets the guard, whether or not it asks for it.
+  consoleGuard: [
+    async ({ page }, use) => {
+    const errors: string[] = [];
+    const allowed: ((message: ConsoleMessageInfo) => boolean)[] = [];
+    page.on('console', (message) => {
+      if (message.type() !== 'error') return;
+      const info = { text: message.text(), url: message.location().url };
+      if (!allowed.some((predicate) => predicate(info))) errors.push(`${info.text} (${info.url})`);
+    });
+    page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
+    await use({ allow: (predicate) => allowed.push(predicate) });
+    expect(errors, 'the browser console must stay free of errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+/** Starts the page in a language (as if chosen earlier) before any script runs. */
+export async function useLanguage(page: Page, lang: Lang): Promise<void> {
+  await page.addInitScript((value) => {
+    if (!localStorage.getItem('mg-e2e-lang-set')) {
+      localStorage.setItem('i18nextLng', value);
+      localStorage.setItem('mg-e2e-lang-set', '1');
+    }
+  }, lang);
+}
+
+export function uniqueName(prefix: string): string {
+  // Usernames are at most 12 characters.
+  return `${prefix}${Date.now().toString(36).slice(-5)}${Math.floor(Math.random() * 1296).toString(36)}`.slice(0, 12);
+}
+
+export async function login(page: Page, lang: Lang, username: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel(tr(lang, 'auth:login.username')).fill(username);
+  await page.getByLabel(tr(lang, 'auth:login.password')).fill(password);
+  await page.getByRole('button', { name: tr(lang, 'auth:login.submit'), exact: true }).click();
+  await expect(page).toHaveURL(/\/token$/);
+}
+
+export async function loginAsRoot(page: Page, lang: Lang): Promise<void> {
+  await login(page, lang, 'root', '123456');
+  // The default-password warning must appear for root/123456; dismiss it.
+  const dialog = page.getByRole('dialog').filter({ hasText: tr(lang, 'auth:login.defaultPasswordTitle') });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button').last().click();
+  await expect(dialog).toBeHidden();
+}
+
+export async function register(page: Page, lang: Lang, username: string, password: string): Promise<void> {
+  await page.goto('/register');
+  await page.getByLabel(tr(lang, 'auth:register.username')).fill(username);
+  await page.getByLabel(tr(lang, 'auth:register.password'), { exact: true }).fill(password);
+  await page.getByLabel(tr(lang, 'auth:register.password2')).fill(password);
+  await page.getByRole('button', { name: tr(lang, 'auth:register.submit'), exact: true }).click();
+  await expect(page.getByText(tr(lang, 'auth:register.success'))).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+}

@@ -1,0 +1,75 @@
+import { defineConfig } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Asks the OS for a free port; a child process keeps this synchronous at config load. */
+function freePort(): string {
+  return execFileSync(process.execPath, [
+    '-e',
+    "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})",
+  ])
+    .toString()
+    .trim();
+}
+
+// Workers re-load this file; the env (inherited from the runner) keeps them on the same server.
+process.env.E2E_PORT ??= freePort();
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'modelgate-e2e-'));
+const port = process.env.E2E_PORT;
+const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never', outputFolder: '../playwright-report' }]] : 'list',
+  outputDir: '../test-results',
+  use: {
+    baseURL,
+    browserName: 'chromium',
+    viewport: { width: 1366, height: 860 },
+    permissions: ['clipboard-read', 'clipboard-write'],
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      // Debian's Chromium, never a downloaded one (DESIGN §2).
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: 'node packages/server/dist/main.js',
+    cwd: root,
+    url: `${baseURL}/api/status`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: port,
+      SQLITE_PATH: path.join(process.env.E2E_DATA_DIR, 'e2e.db'),
+      SESSION_SECRET: 'e2e',
+      GLOBAL_API_RATE_LIMIT_ENABLE: 'false',
+      CRITICAL_RATE_LIMIT_ENABLE: 'false',
+      // The suite loads hundreds of pages from one IP; the 60-per-3-min web limit is not under test.
+      GLOBAL_WEB_RATE_LIMIT_ENABLE: 'false',
+    },
+  },
+});

@@ -1,0 +1,37 @@
+import { expect, login, register, test, tr, uniqueName } from './fixtures';
+
+test('an expired session lands on /login?expired=true with the message', async ({ page, consoleGuard }) => {
+  // The 401 itself is the point of this test; Chrome logs every failed resource load.
+  consoleGuard.allow((message) => /status of 401/.test(message.text));
+  const username = uniqueName('s');
+  await register(page, 'zh', username, 'password123');
+  await login(page, 'zh', username, 'password123');
+
+  await page.context().clearCookies();
+  await page.goto('/token');
+  await expect(page).toHaveURL(/\/login\?expired=true$/);
+  await expect(page.getByText(tr('zh', 'auth:login.expired'))).toBeVisible();
+  // The header no longer claims a signed-in user.
+  await expect(page.getByTestId('user-menu')).toHaveCount(0);
+});
+
+test('guards: visitors go to /login, users cannot open admin screens, unknown paths are not found', async ({ page }) => {
+  await page.goto('/token');
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto('/setting');
+  await expect(page).toHaveURL(/\/login$/);
+
+  await page.goto('/no/such/page');
+  await expect(page.getByText(tr('zh', 'notFound.title'), { exact: true })).toBeVisible();
+
+  const username = uniqueName('g');
+  await register(page, 'zh', username, 'password123');
+  await login(page, 'zh', username, 'password123');
+  await expect(page.getByTestId('side-nav').getByText(tr('zh', 'nav.user'), { exact: true })).toHaveCount(0);
+  await page.goto('/user');
+  await expect(page.getByText(tr('zh', 'forbidden.title'), { exact: true })).toBeVisible();
+
+  // The aff query value from an invite link is kept for registration.
+  await page.goto('/login?aff=INV1');
+  expect(await page.evaluate(() => localStorage.getItem('aff'))).toBe('INV1');
+});

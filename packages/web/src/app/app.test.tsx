@@ -1,0 +1,115 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_STATUS, fail, mockApi, ok, status } from '../test/mock-api';
+import { PLAIN_USER, renderApp, ROOT_USER } from '../test/render';
+
+const emptyTokens = { 'GET /api/token/': () => ok([]) };
+
+describe('routes and guards', () => {
+  it('sends visitors without a stored user to /login', async () => {
+    mockApi({});
+    const { router } = renderApp('/token');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(await screen.findByLabelText('用户名或邮箱')).toBeTruthy();
+  });
+
+  it('refuses admin screens to ordinary users', async () => {
+    mockApi({});
+    renderApp('/user', PLAIN_USER);
+    expect(await screen.findByText('无权访问')).toBeTruthy();
+  });
+
+  it('shows a not-found page for unknown paths', async () => {
+    mockApi({});
+    renderApp('/definitely/missing');
+    expect(await screen.findByText('页面不存在')).toBeTruthy();
+  });
+});
+
+describe('side nav', () => {
+  it('lists only built screens, with admin entries for admins', async () => {
+    mockApi({ ...emptyTokens, 'GET /api/status': () => ok({ ...DEFAULT_STATUS, enable_task: true, enable_drawing: true }) });
+    renderApp('/token', ROOT_USER);
+    const nav = await screen.findByTestId('side-nav');
+    await waitFor(() => expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['令牌', '用户管理', '设置']));
+  });
+
+  it('hides admin entries from ordinary users', async () => {
+    mockApi(emptyTokens);
+    renderApp('/token', PLAIN_USER);
+    const nav = await screen.findByTestId('side-nav');
+    await waitFor(() => expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['令牌', '设置']));
+  });
+
+  it('is not shown to visitors', async () => {
+    mockApi({});
+    renderApp('/about');
+    await screen.findByText(/管理员尚未设置关于内容/);
+    expect(screen.queryByTestId('side-nav')).toBeNull();
+  });
+});
+
+describe('status', () => {
+  it('keeps /api/status in localStorage like the reference', async () => {
+    mockApi({ 'GET /api/status': () => ok({ ...DEFAULT_STATUS, system_name: 'Gate X', display_in_currency: false }) });
+    renderApp('/about');
+    await waitFor(() => expect(JSON.parse(localStorage.getItem('status') ?? '{}').system_name).toBe('Gate X'));
+    expect(localStorage.getItem('system_name')).toBe('Gate X');
+    expect(localStorage.getItem('display_in_currency')).toBe('false');
+    expect(localStorage.getItem('chats')).toBe('[]');
+    expect(await screen.findByText('Gate X')).toBeTruthy();
+  });
+
+  it("toasts 'Unable to connect to server' when the server cannot be reached", async () => {
+    mockApi({ 'GET /api/status': () => status(502) });
+    renderApp('/about');
+    expect(await screen.findByText('无法连接到服务器')).toBeTruthy();
+  });
+
+  it("toasts 'Failed to load status' when the server refuses", async () => {
+    mockApi({ 'GET /api/status': () => fail('boom') });
+    renderApp('/about');
+    expect(await screen.findByText('加载状态失败')).toBeTruthy();
+  });
+});
+
+describe('footer', () => {
+  it('renders sanitised footer_html', async () => {
+    mockApi({
+      'GET /api/status': () =>
+        ok({ ...DEFAULT_STATUS, footer_html: '<b id="f">Custom footer</b><script>window.hacked=1</script><img src=x onerror="window.hacked=1">' }),
+    });
+    const { container } = renderApp('/about');
+    expect(await screen.findByText('Custom footer')).toBeTruthy();
+    expect(container.querySelector('.mg-footer script')).toBeNull();
+    expect(container.querySelector('.mg-footer img')?.getAttribute('onerror')).toBeNull();
+  });
+
+  it('falls back to the credit line with the version', async () => {
+    mockApi({});
+    renderApp('/about');
+    expect(await screen.findByText(/v0\.1\.0-test/)).toBeTruthy();
+  });
+});
+
+describe('home', () => {
+  it('shows an https home page URL in an iframe and the notice in a modal once', async () => {
+    mockApi({
+      'GET /api/home_page_content': () => ok('https://example.com/welcome'),
+      'GET /api/notice': () => ok('**Maintenance** tonight'),
+    });
+    const { container } = renderApp('/');
+    expect(await screen.findByText('Maintenance')).toBeTruthy();
+    await waitFor(() => expect(container.querySelector('iframe')?.getAttribute('src')).toBe('https://example.com/welcome'));
+    // The footer button (the corner × shares its accessible name).
+    screen.getAllByRole('button', { name: '关闭' }).at(-1)!.click();
+    await waitFor(() => expect(localStorage.getItem('notice')).toBe('**Maintenance** tonight'));
+  });
+
+  it('renders Markdown home content sanitised', async () => {
+    mockApi({ 'GET /api/home_page_content': () => ok('# Hello <img src=x onerror=alert(1)>') });
+    const { container } = renderApp('/');
+    expect(await screen.findByRole('heading', { name: 'Hello' })).toBeTruthy();
+    expect(container.querySelector('.mg-markdown img')?.getAttribute('onerror')).toBeNull();
+  });
+});

@@ -1,0 +1,14 @@
+/**
+ * First path segments of the screens that exist. The side nav consults this so it never links
+ * to a spec screen that has not been built yet; add a path here together with its route.
+ */
+export const BUILT_PATHS: ReadonlySet<string> = new Set([
+  '/',
+  '/about',
+  '/login',
+  '/register',
+  '/reset',
+  '/setting',
+  '/token',
+  '/user',
+]);

@@ -1,0 +1,20 @@
+import { api } from '../../lib/api';
+
+export const homeKeys = {
+  notice: ['home', 'notice'] as const,
+  content: ['home', 'content'] as const,
+};
+
+/** The reference relies on these strings never being null (`data.startsWith`); normalise anyway. */
+export const asText = (value: unknown) => (typeof value === 'string' ? value : '');
+
+export async function fetchNotice(): Promise<string> {
+  return asText(await api.get<string>('/api/notice'));
+}
+
+/** Cached in localStorage (as the reference does) so a revisit paints before the request returns. */
+export async function fetchHomeContent(): Promise<string> {
+  const content = asText(await api.get<string>('/api/home_page_content'));
+  localStorage.setItem('home_page_content', content);
+  return content;
+}

@@ -1,0 +1,89 @@
+import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
+import { Alert, Button, Form, Input } from 'antd';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useSession } from '../../app/session';
+import { AuthCard } from '../../components/auth-card';
+import { TurnstileWidget, useTurnstile } from '../../components/turnstile';
+import { modal, showError, showSuccess } from '../../lib/feedback';
+import { login, type LoginInput } from './api';
+
+// The first-start root account (DESIGN §1.5): signing in with it must warn until it is changed.
+// ModelGate's server also flags it (`default_password`); the reference console only compared input.
+const DEFAULT_ROOT = { username: 'root', password: '123456' };
+
+export default function LoginPage() {
+  const { t } = useTranslation('auth');
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const { signIn } = useSession();
+  const turnstile = useTurnstile();
+  const [form] = Form.useForm<LoginInput>();
+
+  const expired = params.get('expired') === 'true';
+  const aff = params.get('aff');
+  useEffect(() => {
+    if (aff) localStorage.setItem('aff', aff);
+  }, [aff]);
+
+  const mutation = useMutation({
+    mutationFn: (input: LoginInput) => login(input, turnstile.token),
+    onSuccess: (user, input) => {
+      signIn(user);
+      showSuccess(t('login.success'));
+      const defaultPassword =
+        (user as { default_password?: boolean }).default_password === true ||
+        (input.username === DEFAULT_ROOT.username && input.password === DEFAULT_ROOT.password);
+      if (defaultPassword) {
+        modal().error({
+          title: t('login.defaultPasswordTitle'),
+          content: t('login.defaultPasswordContent'),
+          centered: true,
+        });
+      }
+      navigate('/token');
+    },
+  });
+
+  const submit = (values: LoginInput) => {
+    const input = { username: (values.username ?? '').trim(), password: values.password ?? '' };
+    if (!input.username || !input.password) {
+      showError(t('login.missingFields'));
+      return;
+    }
+    if (!turnstile.ready) {
+      showError(t('turnstileWait'));
+      return;
+    }
+    mutation.mutate(input);
+  };
+
+  return (
+    <AuthCard
+      title={t('login.title')}
+      footer={
+        <>
+          <span>{t('login.noAccount')}</span> <Link to="/register">{t('login.toRegister')}</Link>
+          <span className="mg-dot" aria-hidden="true" />
+          <Link to="/reset">{t('login.forgot')}</Link>
+        </>
+      }
+    >
+      {expired && <Alert type="warning" showIcon className="mg-auth-alert" title={t('login.expired')} />}
+      <Form form={form} layout="vertical" onFinish={submit} requiredMark={false} size="large">
+        <Form.Item name="username" label={t('login.username')}>
+          <Input prefix={<UserOutlined />} placeholder={t('login.usernamePlaceholder')} autoComplete="username" />
+        </Form.Item>
+        <Form.Item name="password" label={t('login.password')}>
+          <Input.Password prefix={<LockOutlined />} placeholder={t('login.passwordPlaceholder')} autoComplete="current-password" />
+        </Form.Item>
+        {turnstile.enabled && <TurnstileWidget siteKey={turnstile.siteKey} onToken={turnstile.setToken} />}
+        <Button type="primary" htmlType="submit" block loading={mutation.isPending}>
+          {t('login.submit')}
+        </Button>
+      </Form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,138 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Button, Drawer, Form, Grid, Input, InputNumber, Select, Skeleton, Space, Typography } from 'antd';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useStatus } from '../../../app/status';
+import { showSuccess } from '../../../lib/feedback';
+import { formatQuota } from '../../../lib/quota';
+import { fetchGroups, fetchUser, updateUser, userKeys, type ManagedUser } from '../api';
+
+interface EditUserDrawerProps {
+  userId: number | null;
+  onClose: () => void;
+  onSaved: () => void;
+}
+
+interface EditFields {
+  username: string;
+  display_name: string;
+  password: string;
+  group: string;
+  quota: number;
+  add_quota: number;
+}
+
+export function EditUserDrawer({ userId, onClose, onSaved }: EditUserDrawerProps) {
+  const { t } = useTranslation('user');
+  const { quotaDisplay } = useStatus();
+  const screens = Grid.useBreakpoint();
+  const [form] = Form.useForm<EditFields>();
+  const open = userId !== null;
+
+  const user = useQuery({
+    queryKey: userKeys.detail(userId ?? 0),
+    queryFn: () => fetchUser(userId!),
+    enabled: open,
+    gcTime: 0,
+  });
+  const groups = useQuery({ queryKey: userKeys.groups, queryFn: fetchGroups, staleTime: 60_000 });
+
+  useEffect(() => {
+    if (user.data) {
+      form.setFieldsValue({
+        username: user.data.username,
+        display_name: user.data.display_name,
+        password: '',
+        group: user.data.group,
+        quota: user.data.quota,
+        add_quota: 0,
+      });
+    }
+  }, [user.data, form]);
+
+  const mutation = useMutation({
+    mutationFn: (payload: ManagedUser & { password: string }) => updateUser(payload),
+    onSuccess: () => {
+      showSuccess(t('edit.success'));
+      onSaved();
+      onClose();
+    },
+  });
+
+  const submit = (values: EditFields) => {
+    if (!user.data) return;
+    mutation.mutate({
+      ...user.data,
+      id: user.data.id,
+      username: values.username.trim(),
+      display_name: values.display_name ?? '',
+      // An empty password leaves the stored one unchanged (console-api.md §5).
+      password: values.password ?? '',
+      group: values.group,
+      quota: Math.trunc((values.quota ?? 0) + (values.add_quota ?? 0)),
+    });
+  };
+
+  const quota = Form.useWatch('quota', form) ?? 0;
+  const addQuota = Form.useWatch('add_quota', form) ?? 0;
+  const groupOptions = [...new Set([...(groups.data ?? []), user.data?.group].filter(Boolean) as string[])];
+
+  return (
+    <Drawer
+      open={open}
+      onClose={onClose}
+      title={t('edit.title')}
+      size={screens.sm ? 520 : '100%'}
+      destroyOnHidden
+      afterOpenChange={(visible) => !visible && form.resetFields()}
+      footer={
+        <Space className="mg-drawer-footer">
+          <Button onClick={onClose}>{t('common:action.cancel')}</Button>
+          <Button type="primary" loading={mutation.isPending} disabled={!user.data} onClick={() => form.submit()}>
+            {t('common:action.save')}
+          </Button>
+        </Space>
+      }
+    >
+      {!user.data ? (
+        <Skeleton active paragraph={{ rows: 6 }} />
+      ) : (
+        <Form form={form} layout="vertical" onFinish={submit} name="edit-user">
+          <Form.Item
+            name="username"
+            label={t('field.username')}
+            rules={[{ required: true, whitespace: true, message: t('add.usernameRequired') }]}
+          >
+            <Input maxLength={12} />
+          </Form.Item>
+          <Form.Item name="display_name" label={t('field.displayName')}>
+            <Input />
+          </Form.Item>
+          <Form.Item name="password" label={t('field.password')} extra={t('edit.passwordHint')}>
+            <Input.Password autoComplete="new-password" placeholder={t('edit.passwordPlaceholder')} />
+          </Form.Item>
+          <Form.Item name="group" label={t('field.group')}>
+            <Select options={groupOptions.map((group) => ({ value: group, label: group }))} />
+          </Form.Item>
+          <Form.Item
+            name="quota"
+            label={t('field.quota')}
+            extra={t('edit.equivalent', { value: formatQuota(quota, quotaDisplay, 6) })}
+          >
+            <InputNumber precision={0} className="mg-full-width" />
+          </Form.Item>
+          <Form.Item
+            name="add_quota"
+            label={t('field.addQuota')}
+            extra={t('edit.addQuotaHint', { total: formatQuota(quota + addQuota, quotaDisplay, 6) })}
+          >
+            <InputNumber precision={0} className="mg-full-width" />
+          </Form.Item>
+          {user.data.email && (
+            <Typography.Paragraph type="secondary">{t('edit.email', { email: user.data.email })}</Typography.Paragraph>
+          )}
+        </Form>
+      )}
+    </Drawer>
+  );
+}

@@ -1,0 +1,128 @@
+import { Empty, Table, Tag, Tooltip, Typography, type TableProps } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useStatus } from '../../../app/status';
+import { GroupTag, RoleTag } from '../../../components/user-tags';
+import { formatNumber, formatQuota } from '../../../lib/quota';
+import { PAGE_SIZE_OPTIONS } from '../../../lib/storage';
+import { isCancelled, type ManageAction, type ManagedUser } from '../api';
+import { UserRowActions } from './user-row-actions';
+
+interface UserTableProps {
+  users: ManagedUser[];
+  loading: boolean;
+  page: number;
+  pageSize: number;
+  total: number;
+  busyId: number | null;
+  onPageChange: (page: number, pageSize: number) => void;
+  onManage: (user: ManagedUser, action: ManageAction) => void;
+  onEdit: (user: ManagedUser) => void;
+}
+
+function UserStatusTag({ user }: { user: ManagedUser }) {
+  const { t } = useTranslation('user');
+  if (isCancelled(user)) return <Tag color="default">{t('status.cancelled')}</Tag>;
+  if (user.status === 1) return <Tag color="success">{t('status.active')}</Tag>;
+  if (user.status === 2) return <Tag color="error">{t('status.banned')}</Tag>;
+  return <Tag color="warning">{t('status.unknown')}</Tag>;
+}
+
+export function UserTable(props: UserTableProps) {
+  const { t } = useTranslation('user');
+  const { quotaDisplay } = useStatus();
+
+  const columns: TableProps<ManagedUser>['columns'] = [
+    { title: t('column.id'), dataIndex: 'id', width: 70 },
+    {
+      title: t('column.username'),
+      dataIndex: 'username',
+      render: (_, user) => (
+        <div>
+          <Typography.Text strong>{user.username}</Typography.Text>
+          {user.display_name && user.display_name !== user.username && (
+            <div>
+              <Typography.Text type="secondary">{user.display_name}</Typography.Text>
+            </div>
+          )}
+          {user.email && (
+            <div>
+              <Typography.Text type="secondary" className="mg-small">
+                {user.email}
+              </Typography.Text>
+            </div>
+          )}
+        </div>
+      ),
+    },
+    { title: t('column.group'), dataIndex: 'group', render: (group: string) => <GroupTag group={group} /> },
+    {
+      title: t('column.quota'),
+      key: 'quota',
+      render: (_, user) => (
+        <div className="mg-tag-stack">
+          <Tooltip title={t('column.balance')}>
+            <Tag color="green">{t('column.balanceValue', { value: formatQuota(user.quota, quotaDisplay) })}</Tag>
+          </Tooltip>
+          <Tooltip title={t('column.used')}>
+            <Tag color="blue">{t('column.usedValue', { value: formatQuota(user.used_quota, quotaDisplay) })}</Tag>
+          </Tooltip>
+          <Tooltip title={t('column.requests')}>
+            <Tag>{t('column.requestsValue', { value: formatNumber(user.request_count ?? 0) })}</Tag>
+          </Tooltip>
+        </div>
+      ),
+    },
+    {
+      title: t('column.invite'),
+      key: 'invite',
+      render: (_, user) => (
+        <div className="mg-tag-stack">
+          <Tag>{t('column.invitedValue', { value: user.aff_count ?? 0 })}</Tag>
+          <Tag>{t('column.rewardValue', { value: formatQuota(user.aff_history_quota ?? 0, quotaDisplay) })}</Tag>
+          <Tag>
+            {user.inviter_id
+              ? t('column.inviterValue', { value: user.inviter_id })
+              : t('column.noInviter')}
+          </Tag>
+        </div>
+      ),
+    },
+    { title: t('column.role'), dataIndex: 'role', render: (role: number) => <RoleTag role={role} /> },
+    { title: t('column.status'), key: 'status', render: (_, user) => <UserStatusTag user={user} /> },
+    {
+      title: t('column.actions'),
+      key: 'actions',
+      render: (_, user) =>
+        isCancelled(user) ? (
+          <Typography.Text type="secondary">{t('status.cancelledHint')}</Typography.Text>
+        ) : (
+          <UserRowActions
+            user={user}
+            busy={props.busyId === user.id}
+            onManage={(action) => props.onManage(user, action)}
+            onEdit={() => props.onEdit(user)}
+          />
+        ),
+    },
+  ];
+
+  return (
+    <Table<ManagedUser>
+      rowKey="id"
+      columns={columns}
+      dataSource={props.users}
+      loading={props.loading}
+      scroll={{ x: 'max-content' }}
+      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('empty')} /> }}
+      pagination={{
+        current: props.page,
+        pageSize: props.pageSize,
+        total: props.total,
+        showSizeChanger: true,
+        pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
+        showTotal: (total) => t('common:pagination.total', { total }),
+        onChange: props.onPageChange,
+      }}
+    />
+  );
+}

@@ -1,0 +1,154 @@
+import i18n from '../i18n';
+import { showError } from './feedback';
+import { getStoredUser, setStoredUser } from './storage';
+
+/** The `/api` envelope (console-api.md §4). Some endpoints add top-level fields next to `data`. */
+export interface Envelope<T> {
+  success: boolean;
+  message: string;
+  data: T;
+  [extra: string]: unknown;
+}
+
+export class ApiError extends Error {
+  /** HTTP status, or 0 when the server could not be reached. 200 means `success:false`. */
+  readonly status: number;
+  constructor(message: string, status: number) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+  }
+}
+
+export type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions {
+  params?: Record<string, QueryValue>;
+  body?: unknown;
+  /** Do not toast failures; the caller shows its own message. */
+  silent?: boolean;
+}
+
+/** Indirection so tests can observe the 401 redirect (jsdom cannot navigate). */
+export const browser = {
+  redirect(url: string): void {
+    window.location.href = url;
+  },
+};
+
+export function buildUrl(path: string, params?: Record<string, QueryValue>): string {
+  if (!params) return path;
+  const search = new URLSearchParams();
+  // The reference always sends every filter, empty ones as `key=`; only undefined/null are dropped.
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    search.append(key, String(value));
+  }
+  const query = search.toString();
+  return query ? `${path}?${query}` : path;
+}
+
+function httpErrorText(status: number, detail: string): string {
+  switch (status) {
+    case 429:
+      return i18n.t('common:error.tooManyRequests');
+    case 500:
+      return i18n.t('common:error.internal');
+    case 405:
+      return i18n.t('common:error.demoSite');
+    default:
+      return i18n.t('common:error.withMessage', { message: detail });
+  }
+}
+
+async function readDetail(response: Response): Promise<string> {
+  try {
+    const text = await response.text();
+    try {
+      const parsed = JSON.parse(text) as { message?: unknown; error?: { message?: unknown } };
+      if (typeof parsed.message === 'string' && parsed.message) return parsed.message;
+      if (typeof parsed.error?.message === 'string') return parsed.error.message;
+    } catch {
+      // not JSON: fall through to the raw text
+    }
+    return text.trim().slice(0, 200) || response.statusText || `HTTP ${response.status}`;
+  } catch {
+    return response.statusText || `HTTP ${response.status}`;
+  }
+}
+
+function fail(error: ApiError, silent: boolean | undefined): never {
+  if (!silent) showError(error.message);
+  throw error;
+}
+
+/** Sends a request and returns the whole envelope; throws ApiError on transport or HTTP errors. */
+export async function requestEnvelope<T>(
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<Envelope<T>> {
+  const headers: Record<string, string> = {
+    // The server rejects a session whose user id differs from this header; -1 before login.
+    'New-Api-User': String(getStoredUser()?.id ?? -1),
+    'Cache-Control': 'no-store',
+  };
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, options.params), {
+      method,
+      headers,
+      body,
+      credentials: 'same-origin',
+    });
+  } catch (cause) {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    fail(new ApiError(i18n.t('common:error.withMessage', { message: detail }), 0), options.silent);
+  }
+
+  if (response.status === 401) {
+    // The reference keeps localStorage.user here, which leaves the header showing a signed-in
+    // user on the login page and lets the route guard bounce back into another 401. Forget it.
+    setStoredUser(null);
+    browser.redirect('/login?expired=true');
+    throw new ApiError(i18n.t('common:error.sessionExpired'), 401);
+  }
+  if (!response.ok) {
+    fail(new ApiError(httpErrorText(response.status, await readDetail(response)), response.status), options.silent);
+  }
+
+  let envelope: Envelope<T>;
+  try {
+    envelope = (await response.json()) as Envelope<T>;
+  } catch {
+    fail(new ApiError(i18n.t('common:error.badResponse'), response.status), options.silent);
+  }
+  if (!envelope || typeof envelope !== 'object') {
+    fail(new ApiError(i18n.t('common:error.badResponse'), response.status), options.silent);
+  }
+  return envelope;
+}
+
+/** Sends a request and unwraps `data`; `success:false` toasts the server's message and throws. */
+export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const envelope = await requestEnvelope<T>(method, path, options);
+  if (!envelope.success) {
+    fail(new ApiError(envelope.message || i18n.t('common:error.unknown'), 200), options.silent);
+  }
+  return envelope.data;
+}
+
+export const api = {
+  get: <T>(path: string, params?: Record<string, QueryValue>, options?: Omit<RequestOptions, 'params'>) =>
+    request<T>('GET', path, { ...options, params }),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>('POST', path, { ...options, body }),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, { ...options, body }),
+  delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
+};

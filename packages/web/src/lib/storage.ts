@@ -1,0 +1,117 @@
+/**
+ * localStorage layout shared with the reference console (console-api.md §6), so a browser that
+ * used either console keeps working with the other.
+ */
+
+export interface StoredUser {
+  id: number;
+  username: string;
+  display_name?: string;
+  role: number;
+  status?: number;
+  group?: string;
+}
+
+export type ChatEntry = Record<string, string>;
+
+export interface SiteStatus {
+  version?: string;
+  start_time?: number;
+  system_name?: string;
+  logo?: string;
+  footer_html?: string;
+  server_address?: string;
+  quota_per_unit?: number;
+  display_in_currency?: boolean;
+  chats?: ChatEntry[];
+  chat_link?: string;
+  chat_link2?: string;
+  enable_drawing?: boolean;
+  enable_task?: boolean;
+  enable_data_export?: boolean;
+  data_export_default_time?: string;
+  default_collapse_sidebar?: boolean;
+  mj_notify_enabled?: boolean;
+  top_up_link?: string;
+  min_topup?: number;
+  enable_online_topup?: boolean;
+  price?: number;
+  turnstile_check?: boolean;
+  turnstile_site_key?: string;
+  email_verification?: boolean;
+  github_oauth?: boolean;
+  github_client_id?: string;
+  linuxdo_oauth?: boolean;
+  linuxdo_client_id?: string;
+  telegram_oauth?: boolean;
+  telegram_bot_name?: string;
+  wechat_login?: boolean;
+  wechat_qrcode?: string;
+  [key: string]: unknown;
+}
+
+export const DEFAULT_QUOTA_PER_UNIT = 500000;
+
+function readJson<T>(key: string): T | null {
+  const raw = localStorage.getItem(key);
+  if (!raw) return null;
+  try {
+    return JSON.parse(raw) as T;
+  } catch {
+    // A value written by an older console can be malformed ("undefined"); treat it as absent.
+    return null;
+  }
+}
+
+export function getStoredUser(): StoredUser | null {
+  const user = readJson<StoredUser>('user');
+  return user && typeof user.id === 'number' ? user : null;
+}
+
+export function setStoredUser(user: StoredUser | null): void {
+  if (user) localStorage.setItem('user', JSON.stringify(user));
+  else localStorage.removeItem('user');
+}
+
+export function getStoredStatus(): SiteStatus {
+  return readJson<SiteStatus>('status') ?? {};
+}
+
+/** Fields the reference also copies out of `status` into their own keys; other code may read them. */
+const COPIED_STATUS_FIELDS = [
+  'system_name',
+  'logo',
+  'footer_html',
+  'quota_per_unit',
+  'display_in_currency',
+  'enable_drawing',
+  'enable_task',
+  'enable_data_export',
+  'data_export_default_time',
+  'default_collapse_sidebar',
+  'mj_notify_enabled',
+  'chat_link',
+  'chat_link2',
+] as const;
+
+export function saveStatus(status: SiteStatus): void {
+  localStorage.setItem('status', JSON.stringify(status));
+  for (const field of COPIED_STATUS_FIELDS) {
+    const value = status[field];
+    if (value === undefined || value === null) localStorage.removeItem(field);
+    else localStorage.setItem(field, String(value));
+  }
+  // The reference sidebar JSON.parses `chats`; never store the string "undefined" (gotcha G2).
+  localStorage.setItem('chats', JSON.stringify(Array.isArray(status.chats) ? status.chats : []));
+}
+
+export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100] as const;
+
+export function getPageSize(): number {
+  const value = Number(localStorage.getItem('page-size'));
+  return (PAGE_SIZE_OPTIONS as readonly number[]).includes(value) ? value : 10;
+}
+
+export function setPageSize(size: number): void {
+  localStorage.setItem('page-size', String(size));
+}

@@ -1,0 +1,63 @@
+import { cleanup, configure } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
+import i18n from '../i18n';
+
+// Lazy routes plus antd's first render take a few seconds on a cold jsdom.
+configure({ asyncUtilTimeout: 5000 });
+
+// antd reads media queries for responsive grids; jsdom has no matchMedia.
+Object.defineProperty(window, 'matchMedia', {
+  writable: true,
+  configurable: true,
+  value: (query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener: () => {},
+    removeListener: () => {},
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    dispatchEvent: () => false,
+  }),
+});
+
+if (!('ResizeObserver' in window)) {
+  class ResizeObserverStub {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  }
+  Object.defineProperty(window, 'ResizeObserver', { writable: true, configurable: true, value: ResizeObserverStub });
+}
+
+// antd measures scrollbars with a pseudo-element argument jsdom does not implement.
+const originalGetComputedStyle = window.getComputedStyle.bind(window);
+window.getComputedStyle = (element: Element) => originalGetComputedStyle(element);
+
+// React and antd report misuse (deprecated props, act() problems, unknown DOM props) through
+// console.error; treat those as test failures so they never reach the browser console.
+let consoleErrors: string[] = [];
+const originalConsoleError = console.error;
+// jsdom has no layout: auto-sized text areas compute a NaN height there, never in a browser.
+const JSDOM_ONLY = [/`NaN` is an invalid value for the `%s` css style property.*height/];
+
+beforeEach(async () => {
+  consoleErrors = [];
+  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+    const text = args.map(String).join(' ');
+    if (JSDOM_ONLY.some((pattern) => pattern.test(text))) return;
+    consoleErrors.push(text);
+    originalConsoleError(...args);
+  });
+  localStorage.clear();
+  await i18n.changeLanguage('zh');
+});
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  const errors = consoleErrors;
+  consoleErrors = [];
+  if (errors.length > 0) throw new Error(`console.error was called:\n${errors.join('\n')}`);
+});
