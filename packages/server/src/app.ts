@@ -9,6 +9,7 @@ import { rateLimitHook } from './http/rate-limit.js';
 import { optionsRoutes } from './modules/options/options.routes.js';
 import { statusRoutes } from './modules/status/status.routes.js';
 import { tokensRoutes } from './modules/tokens/tokens.routes.js';
+import { emailRoutes } from './modules/users/email.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { registerLedgerJobs } from './jobs/reservations.job.js';
 import { channelsBulkRoutes } from './modules/channels/channels-bulk.routes.js';
@@ -51,6 +52,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   statusRoutes(app, ctx);
   optionsRoutes(app, ctx);
   usersRoutes(app, ctx);
+  emailRoutes(app, ctx);
   tokensRoutes(app, ctx);
   channelsBulkRoutes(app, ctx);
   channelOpsRoutes(app, ctx);

@@ -2,6 +2,7 @@ import type { Config } from './config/config.js';
 import type { ChannelOps } from './modules/channels/channel-ops.service.js';
 import type { Db } from './db/client.js';
 import type { RateLimitStore } from './http/rate-limit.js';
+import type { Mailer } from './modules/mail/mailer.js';
 import type { OptionsService } from './modules/options/options.service.js';
 import type { TokensRepository } from './modules/tokens/tokens.repository.js';
 import type { TokensService } from './modules/tokens/tokens.service.js';
@@ -24,6 +25,7 @@ export interface AppContext {
   tokens: TokensRepository;
   tokensService: TokensService;
   codes: VerificationCodes;
+  mailer: Mailer;
   rateLimitStore: RateLimitStore;
   /** Relay caches (tokens, users, channels), the billing ledger and the upstream pool. */
   relay: RelayServices;

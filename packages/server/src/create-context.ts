@@ -3,6 +3,7 @@ import type { Config } from './config/config.js';
 import type { AppContext } from './context.js';
 import type { Db } from './db/client.js';
 import { MemoryRateLimitStore } from './http/rate-limit.js';
+import { Mailer } from './modules/mail/mailer.js';
 import { OptionsService } from './modules/options/options.service.js';
 import { TokensRepository } from './modules/tokens/tokens.repository.js';
 import { TokensService } from './modules/tokens/tokens.service.js';
@@ -56,6 +57,7 @@ export function createContext(config: Readonly<Config>, db: Db): AppContext {
   ctx.channels.onWrite = () => ctx.relay.channels.invalidate();
   ctx.channelsService = new ChannelsService(ctx.channels);
   ctx.channelOps = new ChannelOps(ctx);
+  ctx.mailer = new Mailer(ctx.options);
   ctx.usersService = new UsersService(ctx);
   ctx.tokensService = new TokensService(ctx);
   return ctx;

@@ -105,6 +105,14 @@ export const SERVER_MESSAGES = {
   CHANNEL_BALANCE_RUNNING: { zh: '余额更新已在运行中', en: 'Balance update is already running' },
   CHANNEL_FETCH_MODELS_FAILED: { zh: '获取模型列表失败', en: 'Failed to fetch the model list' },
   CHANNEL_BASE_URL_INVALID: { zh: '无效的 Base URL', en: 'Invalid base URL' },
+  MAIL_NOT_CONFIGURED: { zh: '管理员未配置 SMTP 服务，无法发送邮件', en: 'The administrator has not configured SMTP: mail cannot be sent' },
+  MAIL_SEND_FAILED: { zh: '邮件发送失败', en: 'Failed to send the email' },
+  EMAIL_DOMAIN_NOT_ALLOWED: { zh: '管理员启用了邮箱域名白名单，您的邮箱地址的域名不在白名单中', en: 'The administrator restricts email domains, and yours is not on the list' },
+  EMAIL_ALIAS_NOT_ALLOWED: { zh: '管理员已启用邮箱地址别名限制，您的邮箱地址由于包含特殊符号而被拒绝', en: 'Email aliases are not allowed: your address contains special characters' },
+  EMAIL_NOT_REGISTERED: { zh: '该邮箱地址未注册', en: 'Email not registered' },
+  RESET_LINK_INVALID: { zh: '重置链接非法或已过期', en: 'Reset link invalid or expired' },
+  TURNSTILE_EMPTY: { zh: 'Turnstile token 为空', en: 'Turnstile token empty' },
+  TURNSTILE_FAILED: { zh: 'Turnstile 校验失败，请刷新重试！', en: 'Turnstile verification failed, please refresh and retry' },
 } as const satisfies Record<string, { zh: string; en: string }>;
 
 export type ServerMessageCode = keyof typeof SERVER_MESSAGES;

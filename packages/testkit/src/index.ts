@@ -1,1 +1,3 @@
 export * from './openai-fake/index.js';
+export { startFakeSmtp, type CapturedMail, type FakeSmtp, type FakeSmtpOptions } from './smtp-fake/server.js';
+export { parseMail, type ParsedMail } from './smtp-fake/mime.js';

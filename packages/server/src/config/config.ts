@@ -25,6 +25,8 @@ export interface Config {
     critical: RateLimitSetting;
   };
   relayTimeoutSec: number;
+  /** Seconds to wait for a stream's response headers before trying another channel (0 = none). */
+  relayFirstByteTimeoutSec: number;
   streamingTimeoutSec: number;
   channelTestFrequencyMin: number;
   channelUpdateFrequencyMin: number;
@@ -32,6 +34,7 @@ export interface Config {
   updateTask: boolean;
   generateDefaultToken: boolean;
   logLevel: string;
+  turnstileVerifyUrl: string;
 }
 
 export interface RateLimitSetting {
@@ -134,6 +137,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
       critical: rateLimit(env, 'CRITICAL_RATE_LIMIT', 20, 1200),
     },
     relayTimeoutSec: int(env, 'RELAY_TIMEOUT', 0, 0),
+    relayFirstByteTimeoutSec: int(env, 'RELAY_FIRST_BYTE_TIMEOUT', 60, 0),
     streamingTimeoutSec: int(env, 'STREAMING_TIMEOUT', 60, 1),
     channelTestFrequencyMin: int(env, 'CHANNEL_TEST_FREQUENCY', 0, 0),
     channelUpdateFrequencyMin: int(env, 'CHANNEL_UPDATE_FREQUENCY', 0, 0),
@@ -141,6 +145,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     updateTask: bool(env, 'UPDATE_TASK', true),
     generateDefaultToken: bool(env, 'GENERATE_DEFAULT_TOKEN', false),
     logLevel: str(env, 'LOG_LEVEL', 'info'),
+    turnstileVerifyUrl: str(env, 'TURNSTILE_VERIFY_URL', 'https://challenges.cloudflare.com/turnstile/v0/siteverify'),
   };
   if (config.initialRootPassword.length < 6) {
     throw new ConfigError('INITIAL_ROOT_PASSWORD', 'must be at least 6 characters');

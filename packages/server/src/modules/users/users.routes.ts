@@ -5,6 +5,7 @@ import { caller, requireAdmin, requireUser } from '../../http/auth.js';
 import { AppError } from '../../http/errors.js';
 import { rateLimitHook } from '../../http/rate-limit.js';
 import { ok, pageParams } from '../../http/reply.js';
+import { turnstileGuard } from '../../http/turnstile.js';
 import { encodeSession, SESSION_COOKIE, SESSION_TTL_SEC, sessionCookieOptions } from '../../http/session.js';
 import { loginView, userView } from './user-view.js';
 
@@ -33,14 +34,15 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
   const user = requireUser(ctx);
   const admin = requireAdmin(ctx);
   const critical = rateLimitHook('CT', ctx.config.rateLimits.critical, ctx.rateLimitStore);
+  const turnstile = turnstileGuard(ctx);
   const svc = ctx.usersService;
 
-  app.post('/api/user/register', { preHandler: critical }, async (req) => {
+  app.post('/api/user/register', { preHandler: [critical, turnstile] }, async (req) => {
     await svc.register(registerBody.parse(req.body ?? {}));
     return ok(undefined, '');
   });
 
-  app.post('/api/user/login', { preHandler: critical }, async (req, reply) => {
+  app.post('/api/user/login', { preHandler: [critical, turnstile] }, async (req, reply) => {
     const body = loginBody.parse(req.body ?? {});
     const row = await svc.login(body.username, body.password);
     const cookie = encodeSession(ctx.config.sessionSecret, { uid: row.id, exp: Math.floor(Date.now() / 1000) + SESSION_TTL_SEC });

@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../http/errors.js';
+import { rateLimitHook } from '../../http/rate-limit.js';
+import { ok } from '../../http/reply.js';
+import { turnstileGuard } from '../../http/turnstile.js';
+import { hashPassword, randomAlnum } from './password.js';
+import { checkEmail } from './users.validate.js';
+
+/** Spec §9: a verification code is valid 3 minutes; a reset link a few minutes (15 here). */
+export const VERIFICATION_TTL_MS = 3 * 60_000;
+export const RESET_TTL_MS = 15 * 60_000;
+
+const emailQuery = z.object({ email: z.string().default('') });
+const resetBody = z.object({ email: z.string().default(''), token: z.string().default('') });
+
+/** Reference rule: an alias is a `+` (or a `.`) in the local part. */
+function isAlias(email: string): boolean {
+  const local = email.slice(0, email.lastIndexOf('@'));
+  return local.includes('+') || local.includes('.');
+}
+
+/** Email verification codes, password-reset links and the reset itself (spec §7 Users). */
+export function emailRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const critical = rateLimitHook('CT', ctx.config.rateLimits.critical, ctx.rateLimitStore);
+  const turnstile = turnstileGuard(ctx);
+  const o = ctx.options;
+  const siteUrl = () => o.str('ServerAddress') || `http://localhost:${ctx.config.port}`;
+
+  app.get('/api/verification', { preHandler: [critical, turnstile] }, async (req) => {
+    const email = emailQuery.parse(req.query).email.trim();
+    checkEmail(email);
+    if (o.bool('EmailDomainRestrictionEnabled')) {
+      const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+      const allowed = o.str('EmailDomainWhitelist').split(',').map((d) => d.trim().toLowerCase()).filter(Boolean);
+      if (!allowed.includes(domain)) throw new AppError('EMAIL_DOMAIN_NOT_ALLOWED');
+    }
+    if (o.bool('EmailAliasRestrictionEnabled') && isAlias(email)) throw new AppError('EMAIL_ALIAS_NOT_ALLOWED');
+    if (await ctx.users.emailTaken(email)) throw new AppError('EMAIL_TAKEN');
+    const code = randomBytes(3).toString('hex');
+    await ctx.mailer.send(
+      email,
+      `${o.str('SystemName')} 邮箱验证邮件 / Email verification`,
+      `<p>您好，你正在进行 ${o.str('SystemName')} 邮箱验证。</p><p>您的验证码为: <strong>${code}</strong></p><p>验证码 ${VERIFICATION_TTL_MS / 60_000} 分钟内有效，如果不是本人操作，请忽略。</p>` +
+        `<p>Your verification code is <strong>${code}</strong>. It is valid for ${VERIFICATION_TTL_MS / 60_000} minutes.</p>`,
+    );
+    ctx.codes.put('email', email, code, VERIFICATION_TTL_MS);
+    return ok();
+  });
+
+  app.get('/api/reset_password', { preHandler: [critical, turnstile] }, async (req) => {
+    const email = emailQuery.parse(req.query).email.trim();
+    checkEmail(email);
+    const user = await ctx.users.findForLogin(email);
+    if (!user || user.email !== email) throw new AppError('EMAIL_NOT_REGISTERED');
+    const token = randomBytes(16).toString('hex');
+    const link = `${siteUrl()}/user/reset?email=${encodeURIComponent(email)}&token=${token}`;
+    await ctx.mailer.send(
+      email,
+      `${o.str('SystemName')} 密码重置 / Password reset`,
+      `<p>您好，你正在进行 ${o.str('SystemName')} 密码重置。</p><p>点击 <a href="${link}">此处</a> 进行密码重置。</p><p>如果链接无法点击，请尝试复制以下链接到浏览器中打开：<br>${link}</p>` +
+        `<p>Open this link to reset your password (valid for ${RESET_TTL_MS / 60_000} minutes): ${link}</p>`,
+    );
+    ctx.codes.put('reset', email, token, RESET_TTL_MS);
+    return ok();
+  });
+
+  app.post('/api/user/reset', { preHandler: critical }, async (req) => {
+    const { email, token } = resetBody.parse(req.body ?? {});
+    if (!email || !token || !ctx.codes.consume('reset', email.trim(), token.trim())) throw new AppError('RESET_LINK_INVALID');
+    const user = await ctx.users.findForLogin(email.trim());
+    if (!user) throw new AppError('RESET_LINK_INVALID');
+    const password = randomAlnum(12);
+    await ctx.users.update(user.id, { password: await hashPassword(password) });
+    return ok(password);
+  });
+}
