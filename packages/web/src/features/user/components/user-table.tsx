@@ -92,6 +92,8 @@ export function UserTable(props: UserTableProps) {
     {
       title: t('column.actions'),
       key: 'actions',
+      // Stays in view while the wide usage and invitation columns scroll.
+      fixed: 'right',
       render: (_, user) =>
         isCancelled(user) ? (
           <Typography.Text type="secondary">{t('status.cancelledHint')}</Typography.Text>
