@@ -24,6 +24,26 @@ if (hasE2e && !fs.existsSync('/usr/bin/chromium')) {
   run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium', 'fonts-noto-cjk'], { DEBIAN_FRONTEND: 'noninteractive' });
 }
 
+const out = path.join(root, '.tmp');
+fs.mkdirSync(out, { recursive: true });
+const vitestJson = path.join(out, 'vitest.json');
+const e2eJson = path.join(out, 'e2e.json');
+
 run('npm', ['run', 'build']);
-run('npx', ['vitest', 'run']);
-if (hasE2e) run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts']);
+run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
+if (hasE2e) {
+  run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson });
+}
+
+// One closing line over both runners, in the plain form CI reads.
+const v = JSON.parse(fs.readFileSync(vitestJson, 'utf8'));
+let passed = v.numPassedTests;
+let failed = v.numFailedTests;
+let skipped = v.numPendingTests + (v.numTodoTests ?? 0);
+if (hasE2e && fs.existsSync(e2eJson)) {
+  const e = JSON.parse(fs.readFileSync(e2eJson, 'utf8')).stats;
+  passed += e.expected + e.flaky;
+  failed += e.unexpected;
+  skipped += e.skipped;
+}
+console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
