@@ -1,8 +1,18 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const workspaceSource = (name: string) => fileURLToPath(new URL(`../${name}/src/index.ts`, import.meta.url));
+
 export default defineConfig({
-  resolve: { conditions: ['source'] },
-  ssr: { resolve: { conditions: ['source'] } },
+  // The workspace packages run from source. An alias rather than the `source` export condition:
+  // Vitest hands SSR conditions to Node for external deps too, and some (eventsource-parser, used
+  // by the `ai` SDK) publish a `source` export pointing at .ts files Node cannot load.
+  resolve: {
+    alias: [
+      { find: /^@modelgate\/shared$/, replacement: workspaceSource('shared') },
+      { find: /^@modelgate\/testkit$/, replacement: workspaceSource('testkit') },
+    ],
+  },
   test: {
     name: 'server',
     environment: 'node',

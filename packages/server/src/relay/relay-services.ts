@@ -5,6 +5,7 @@ import type { Db } from '../db/client.js';
 import { AuthCache } from './auth-cache.js';
 import { Ledger } from './billing/ledger.js';
 import { ChannelCache } from './channel-cache.js';
+import { SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { createUpstreamAgent } from './upstream.js';
 
 /** The relay's long-lived state: caches, the ledger and the upstream connection pool. */
@@ -13,6 +14,14 @@ export class RelayServices {
   readonly channels: ChannelCache;
   readonly ledger: Ledger;
   readonly agent: Agent;
+  private readonly checkpointer: SqliteCheckpointer;
+  /**
+   * Per-request header timeout for streams, in ms (undefined = the agent's RELAY_TIMEOUT). A
+   * streaming upstream answers with headers at once when healthy, so a silent one is treated as
+   * down and the request moves to another channel; non-stream replies send headers only when the
+   * whole completion is done, so they keep RELAY_TIMEOUT alone.
+   */
+  readonly streamHeadersTimeoutMs: number | undefined;
 
   constructor(
     private readonly handle: Db,
@@ -23,6 +32,10 @@ export class RelayServices {
     this.channels = new ChannelCache(handle, ttl);
     this.ledger = new Ledger(handle);
     this.agent = createUpstreamAgent(config.relayTimeoutSec, config.streamingTimeoutSec);
+    this.checkpointer = new SqliteCheckpointer(handle, config.sqlitePath);
+    const firstByte = config.relayFirstByteTimeoutSec;
+    const overall = config.relayTimeoutSec;
+    this.streamHeadersTimeoutMs = firstByte > 0 ? Math.min(firstByte, overall || firstByte) * 1000 : undefined;
   }
 
   async markTokenStatus(id: number, status: number): Promise<void> {
@@ -53,6 +66,7 @@ export class RelayServices {
   }
 
   async close(): Promise<void> {
+    await this.checkpointer.close();
     await this.agent.close();
   }
 }

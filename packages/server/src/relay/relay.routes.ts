@@ -66,9 +66,11 @@ export async function relayRoutes(app: FastifyInstance, ctx: AppContext): Promis
       if (status >= 500) req.log.error({ err: error }, 'relay route failed');
       return reply.code(status).send({ error: { message: status >= 500 ? 'internal error' : error.message, type: 'invalid_request_error', param: null, code: null } });
     });
-    scope.addHook('onRequest', async (_req, reply) => {
-      // CORS for browser clients of the API (reference: the relay router allows all origins).
+    // CORS for browser clients of the API (reference: the relay router allows all origins). A
+    // callback hook: an async one costs a promise per request. Hijacked replies repeat the header.
+    scope.addHook('onRequest', (_req, reply, done) => {
       reply.header('access-control-allow-origin', '*');
+      done();
     });
 
     scope.options('/v1/*', async (req, reply) =>

@@ -37,6 +37,14 @@ export function pricingTables(ctx: AppContext): PricingTables {
   };
 }
 
+/**
+ * Headers of a reply written on the raw socket (after hijack): what the route's onRequest hook and
+ * relay() set through fastify, which a hijacked reply no longer applies.
+ */
+function rawHeaders(requestId: string, extra: Record<string, string | number>): Record<string, string | number> {
+  return { 'access-control-allow-origin': '*', 'x-oneapi-request-id': requestId, ...extra };
+}
+
 function sendError(run: Pick<Run, 'reply' | 'requestId'>, err: RelayError, withRequestId: boolean): void {
   const body = JSON.stringify(err.toBody(withRequestId ? ` (request id: ${run.requestId})` : ''));
   const { reply } = run;
@@ -46,7 +54,7 @@ function sendError(run: Pick<Run, 'reply' | 'requestId'>, err: RelayError, withR
   }
   const raw = reply.raw;
   if (raw.destroyed || raw.writableEnded) return;
-  if (!raw.headersSent) raw.writeHead(err.status, { 'content-type': 'application/json', 'x-oneapi-request-id': run.requestId });
+  if (!raw.headersSent) raw.writeHead(err.status, rawHeaders(run.requestId, { 'content-type': 'application/json' }));
   raw.end(raw.headersSent && raw.getHeader('content-type') === 'application/json' ? body : undefined);
 }
 
@@ -236,9 +244,14 @@ async function attemptOnce(run: Run, ch: RuntimeChannel): Promise<Attempt> {
       body: payload,
       dispatcher: ctx.relay.agent,
       signal: abort?.signal,
+      headersTimeout: input.stream ? ctx.relay.streamHeadersTimeoutMs : undefined,
     });
   } catch (err) {
     run.req.log.warn({ err, channel: ch.id }, 'upstream request failed');
+    if ((err as { code?: string }).code === 'UND_ERR_HEADERS_TIMEOUT') {
+      // Nothing reached the client yet, so another channel can still answer: retryable, unlike an upstream 504.
+      return failure(504, 'new_api_error', 'upstream_timeout', `${localError(run.lang, 504, 'RELAY_UPSTREAM_FAILED').message} (first byte timeout)`, true);
+    }
     return failure(500, 'new_api_error', 'do_request_failed', localError(run.lang, 500, 'RELAY_UPSTREAM_FAILED').message, isRetryable(500, ch.type));
   }
   const status = res.statusCode;
@@ -275,14 +288,13 @@ async function attemptOnce(run: Run, ch: RuntimeChannel): Promise<Attempt> {
   const usage = await bufferedUsage(input, json, buf);
   const charge = input.mode === 'images' ? imageQuota(run.price, input.image!) : usageQuota(run.price, usage);
   await settle(run, ch, usage, charge, -1000, Date.now() - sentAt);
-  if ((reply as { hijacked?: boolean }).hijacked) {
-    // An earlier attempt streamed nothing but took over the socket: answer on it directly.
-    if (!reply.raw.destroyed) {
-      reply.raw.writeHead(status, { 'content-type': contentType || 'application/json', 'x-oneapi-request-id': run.requestId });
-      reply.raw.end(buf);
-    }
-  } else {
-    void reply.code(status).header('content-type', contentType || 'application/json').send(buf);
+  // Written on the raw socket: fastify's send path (onSend hooks, serialiser checks) has nothing
+  // to add to bytes that are already final, and this also answers after an earlier attempt hijacked.
+  hijack(run);
+  const raw = reply.raw;
+  if (!raw.destroyed) {
+    raw.writeHead(status, rawHeaders(run.requestId, { 'content-type': contentType || 'application/json', 'content-length': buf.length }));
+    raw.end(buf);
   }
   return { ok: true };
 }
@@ -304,7 +316,7 @@ async function relayStream(run: Run, ch: RuntimeChannel, body: AsyncIterable<Buf
   };
   raw.on('close', onClose);
   const writeHead = () => {
-    if (!raw.headersSent) raw.writeHead(200, { ...SSE_HEADERS, 'x-oneapi-request-id': run.requestId });
+    if (!raw.headersSent) raw.writeHead(200, rawHeaders(run.requestId, SSE_HEADERS));
   };
   const out = await pumpSse(body, raw, { startedAt: run.startedAt, clientWantsUsage: run.input.clientWantsUsage, writeHead, clientGone: () => gone });
   if (out.broken === 'upstream' && out.forwarded === 0) {
@@ -347,7 +359,7 @@ async function relayBinary(run: Run, ch: RuntimeChannel, body: AsyncIterable<Buf
     if (!raw.writableFinished) abort.abort();
   };
   raw.on('close', onClose);
-  raw.writeHead(200, { 'content-type': contentType || 'application/octet-stream', 'x-oneapi-request-id': run.requestId });
+  raw.writeHead(200, rawHeaders(run.requestId, { 'content-type': contentType || 'application/octet-stream' }));
   let broken = false;
   try {
     for await (const chunk of body) {

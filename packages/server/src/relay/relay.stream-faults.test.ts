@@ -61,8 +61,13 @@ describe('broken streams (docs/relay-billing.md)', () => {
       if (got.includes('"content":" from"')) break;
     }
     expect(got).toContain('"content":" from"');
+    const upstream = h.fake.requests.at(-1)!;
+    expect(upstream.closedEarly).toBeUndefined();
     controller.abort();
     const log = await waitForLog(c.userId);
+    // The gateway cancelled its upstream call instead of letting the generation run on.
+    for (let i = 0; i < 100 && !upstream.closedEarly; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(upstream.closedEarly).toBe(true);
     // Not the full 8-word reply: only what had been generated before the client left.
     expect(Number(log.completion_tokens)).toBeGreaterThan(0);
     expect(Number(log.completion_tokens)).toBeLessThan(8);

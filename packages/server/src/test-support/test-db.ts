@@ -43,6 +43,14 @@ export async function createTestDatabase(kind: SqlKind): Promise<TestDatabase> {
       drop: async () => {
         const c = new pg.default.Client({ connectionString: process.env.TEST_PG_URL });
         await c.connect();
+        // pg-pool's end() resolves before its clients' sockets have closed; a FORCE drop at that
+        // moment kills them with 57P01, which the pool re-emits as an unhandled 'error'. Give
+        // them a moment to leave, and force only what is still connected after that.
+        for (let i = 0; i < 20; i++) {
+          const r = await c.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+          if (r.rows[0].n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
         await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
         await c.end();
       },

@@ -122,6 +122,10 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
     };
     requests.push(record);
     if (requests.length > maxRecorded) requests.shift();
+    // Lets a test see that a proxy cancelled its upstream call (e.g. after its own client left).
+    res.once('close', () => {
+      if (!res.writableFinished) record.closedEarly = true;
+    });
 
     const match = matchRoute(method, route);
     if (!match) {

@@ -129,6 +129,11 @@ export interface RecordedRequest {
   /** The fault that was applied to this request, if any. */
   fault?: FakeFault;
   receivedAt: number;
+  /**
+   * True once the connection closed before the fake finished its reply: the caller cancelled
+   * (or a `disconnectAfterChunks` fault cut it). Absent while the reply is running or after it completed.
+   */
+  closedEarly?: boolean;
 }
 
 export interface FakeOpenAI {

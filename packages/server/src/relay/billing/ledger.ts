@@ -155,13 +155,21 @@ function buildStatements(db: Kysely<Database>) {
   };
 }
 
-type Step = { q: Bound; get?: boolean };
+/**
+ * `add`: an unconditional counter increment (token used_quota of an unlimited token, channel
+ * used_quota / response_time). In a SQLite group commit these are summed per row and written
+ * once at the end of the batch, inside the same transaction: a batch of N settles on one channel
+ * costs one channel UPDATE instead of N.
+ */
+type Add = { table: 'tokens' | 'channels'; id: number; charge: number; rt: number };
+type Step = { q: Bound; get?: boolean; add?: Add };
 type StepResult = { affected: number; row?: Record<string, unknown> };
 /** A ledger transaction written once as a generator of statements, run sync (SQLite) or async. */
 type Ops<T> = Generator<Step, T, StepResult>;
 
 const run = (q: Bound): Step => ({ q });
 const get = (q: Bound): Step => ({ q, get: true });
+const add = (q: Bound, a: Add): Step => ({ q, add: a });
 
 export class Ledger {
   private readonly q: ReturnType<typeof buildStatements>;
@@ -224,19 +232,43 @@ export class Ledger {
     try {
       // Operations never throw by design (a short reserve undoes its own debit), so a whole batch
       // commits or fails together without a savepoint per operation.
-      values = sqlite.transaction(() => batch.map((item) => runOps(item.ops))).immediate();
+      values = this.immediate(() => this.summing(() => batch.map((item) => runOps(item.ops))));
     } catch {
       // A real database error (e.g. a duplicate request id): redo each on its own to isolate it.
       for (const item of batch) {
         try {
-          item.resolve(sqlite.transaction(() => runOps(item.ops)).immediate());
+          item.resolve(this.immediate(() => this.summing(() => runOps(item.ops))));
         } catch (err) {
           item.reject(err);
         }
       }
       return;
     }
-    batch.forEach((item, i) => item.resolve(values[i]));
+    for (let i = 0; i < batch.length; i++) batch[i]!.resolve(values[i]);
+  }
+
+  private txStatements?: { begin: import('better-sqlite3').Statement; commit: import('better-sqlite3').Statement; rollback: import('better-sqlite3').Statement };
+
+  /**
+   * BEGIN IMMEDIATE … COMMIT with statements prepared once: `sqlite.transaction(fn)` builds a
+   * wrapper function per call, which cost about as much as a settle's statements at one connection.
+   */
+  private immediate<T>(fn: () => T): T {
+    const sqlite = this.handle.sqlite!;
+    const tx = (this.txStatements ??= {
+      begin: sqlite.prepare('BEGIN IMMEDIATE'),
+      commit: sqlite.prepare('COMMIT'),
+      rollback: sqlite.prepare('ROLLBACK'),
+    });
+    tx.begin.run();
+    try {
+      const value = fn();
+      tx.commit.run();
+      return value;
+    } catch (err) {
+      if (sqlite.inTransaction) tx.rollback.run();
+      throw err;
+    }
   }
 
   private transactAsync<T>(ops: () => Ops<T>): Promise<T> {
@@ -251,7 +283,35 @@ export class Ledger {
     });
   }
 
+  /** Increments collected by the running SQLite batch (see `Add`); undefined outside one. */
+  private sums: Map<string, Add> | undefined;
+
+  private summing<T>(fn: () => T): T {
+    const sums = new Map<string, Add>();
+    this.sums = sums;
+    try {
+      const value = fn();
+      this.sums = undefined;
+      for (const a of sums.values()) {
+        this.execSync(a.table === 'channels' ? run(this.q.channelSettle({ charge: a.charge, rt: a.rt, id: a.id })) : run(this.q.tokenUsed({ charge: a.charge, id: a.id })));
+      }
+      return value;
+    } finally {
+      this.sums = undefined;
+    }
+  }
+
   private execSync(step: Step): StepResult {
+    const a = step.add;
+    if (a && this.sums) {
+      const k = `${a.table}:${a.id}`;
+      const sum = this.sums.get(k);
+      if (sum) {
+        sum.charge += a.charge;
+        sum.rt = a.rt;
+      } else this.sums.set(k, { ...a });
+      return { affected: 1 };
+    }
     let stmt = this.statements.get(step.q.sql);
     if (!stmt) {
       stmt = this.handle.sqlite!.prepare(step.q.sql);
@@ -307,9 +367,9 @@ export class Ledger {
       if (s.tokenId > 0) {
         const tDelta = charge - reserved;
         if (s.tokenLimited) yield run(q.tokenSettle({ delta: tDelta, delta2: tDelta, charge, id: s.tokenId }));
-        else yield run(q.tokenUsed({ charge, id: s.tokenId }));
+        else yield add(q.tokenUsed({ charge, id: s.tokenId }), { table: 'tokens', id: s.tokenId, charge, rt: 0 });
       }
-      if (s.channelId > 0) yield run(q.channelSettle({ charge, rt: s.responseTimeMs, id: s.channelId }));
+      if (s.channelId > 0) yield add(q.channelSettle({ charge, rt: s.responseTimeMs, id: s.channelId }), { table: 'channels', id: s.channelId, charge, rt: s.responseTimeMs });
       if (s.log) yield run(q.insertLog(s.log(charge, s.charge - charge) as unknown as Args));
       return charge;
     });

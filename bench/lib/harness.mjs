@@ -1,0 +1,122 @@
+// Shared bench plumbing: build, child processes, ModelGate start-up and set-up, /proc sampling.
+import { execFileSync, fork, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const CLK_TCK = 100;
+const PAGE = 4096;
+
+const children = [];
+process.on('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
+export function killAll() {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+}
+
+export function log(msg) {
+  process.stdout.write(`${msg}\n`);
+}
+
+export function build() {
+  log('building server (tsc -b)…');
+  execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b', 'packages/shared', 'packages/testkit', 'packages/server'], { cwd: root, stdio: 'inherit' });
+}
+
+export function forkReady(file, args = []) {
+  return new Promise((resolve, reject) => {
+    const child = fork(path.join(root, 'bench', file), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    children.push(child);
+    child.once('message', (m) => resolve({ child, url: m.url }));
+    child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
+  });
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function waitFor(url, ms = 30_000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      const r = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (r.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+/** Spawns the built server (dist) with its own temp dir; `env` adds to a bench default environment. */
+export async function spawnModelGate(env = {}, dir = fs.mkdtempSync(path.join(os.tmpdir(), 'modelgate-bench-'))) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(root, 'packages/server/dist/main.js')], {
+    cwd: dir,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      SQLITE_PATH: path.join(dir, 'bench.db'),
+      SESSION_SECRET: 'bench',
+      GLOBAL_API_RATE_LIMIT_ENABLE: 'false',
+      GLOBAL_WEB_RATE_LIMIT_ENABLE: 'false',
+      CRITICAL_RATE_LIMIT_ENABLE: 'false',
+      LOG_LEVEL: 'warn',
+      WEB_DIST_DIR: '/nonexistent-modelgate-web',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.push(child);
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/api/status`);
+  return { child, url, dir };
+}
+
+/** Logs in as root; returns headers for console calls. */
+export async function rootSession(url) {
+  const login = await fetch(`${url}/api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'root', password: '123456' }) });
+  const cookie = login.headers.get('set-cookie').split(';')[0];
+  const uid = (await login.json()).data.id;
+  return { 'content-type': 'application/json', cookie, 'new-api-user': String(uid) };
+}
+
+/** ModelGate set up like an operator would: one channel to `upstream`, one unlimited token. */
+export async function startModelGate(upstream) {
+  const mg = await spawnModelGate();
+  const headers = await rootSession(mg.url);
+  await fetch(`${mg.url}/api/channel/`, { method: 'POST', headers, body: JSON.stringify({ type: 1, name: 'fake', key: 'sk-fake', base_url: upstream, models: 'gpt-4o-mini', group: 'default' }) });
+  await fetch(`${mg.url}/api/token/`, { method: 'POST', headers, body: JSON.stringify({ name: 'bench', unlimited_quota: true, expired_time: -1 }) });
+  const tokens = await (await fetch(`${mg.url}/api/token/?p=0&size=10`, { headers })).json();
+  return { ...mg, key: `sk-${tokens.data[0].key}` };
+}
+
+/** User + system CPU seconds of a process so far. */
+export function cpuSeconds(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+}
+
+/** Resident set size of a process in bytes. */
+export function rssBytes(pid) {
+  const statm = fs.readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ');
+  return Number(statm[1]) * PAGE;
+}
+
+export function pct(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+export const f = (n, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : String(n));

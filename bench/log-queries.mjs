@@ -1,0 +1,160 @@
+#!/usr/bin/env node
+/**
+ * Management API budget (DESIGN.md §7): `GET /api/log/` and `/api/log/stat` p95 ≤ 100 ms on
+ * 1 000 000 log rows, for the console's typical queries. Seeds the rows server-side in one
+ * statement (a recursive CTE on SQLite, generate_series on PostgreSQL), starts the built server on
+ * that database and times the real HTTP calls.
+ *
+ *   node bench/log-queries.mjs            SQLite; also PostgreSQL when TEST_PG_URL is set
+ *   BENCH_LOG_ROWS=1000000 BENCH_LOG_N=40 rows to seed, timed calls per query
+ *   --no-build                            reuse packages/server/dist
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build, f, killAll, log, pct, root, rootSession, spawnModelGate } from './lib/harness.mjs';
+
+const ROWS = Number(process.env.BENCH_LOG_ROWS ?? 1_000_000);
+const N = Number(process.env.BENCH_LOG_N ?? 40);
+const DAYS = 30;
+const dist = (p) => pathToFileURL(path.join(root, 'packages/server/dist', p)).href;
+
+/** Column expressions of one seeded row from its index `i` (works on SQLite and PostgreSQL). */
+function seedSelect(now, cat) {
+  const span = DAYS * 86400;
+  const user = `((i * 7919) % 1000 + 1)`;
+  return `SELECT ${user}, ${now - span} + (i * ${span}) / ${ROWS},
+    CASE WHEN i % 50 = 0 THEN 1 WHEN i % 97 = 0 THEN 3 ELSE 2 END,
+    'model ratio 0.075, completion ratio 4', ${cat(`'user'`, user)}, ${cat(`'token'`, '(i % 50)')}, ${cat(`'model-'`, '(i % 20)')},
+    i % 1000 + 1, 100, 50, 1, i % 2, i % 10 + 1, (i % 5000) + 1, 'default',
+    '{"model_ratio":0.075,"group_ratio":1,"completion_ratio":4,"model_price":-1,"frt":-1000}', ${cat(`'seed'`, 'i')}`;
+}
+
+const COLUMNS = 'user_id, created_at, type, content, username, token_name, model_name, quota, prompt_tokens, completion_tokens, use_time, is_stream, channel_id, token_id, "group", other, request_id';
+
+async function seed(kind, env) {
+  const { loadConfig } = await import(dist('config/config.js'));
+  const { openDb } = await import(dist('db/client.js'));
+  const { migrateToLatest } = await import(dist('db/migrate.js'));
+  const { sql } = await import(pathToFileURL(path.join(root, 'node_modules/kysely/dist/esm/index.js')).href);
+  const handle = await openDb(loadConfig({ SESSION_SECRET: 'x', ...env }));
+  await migrateToLatest(handle);
+  const now = Math.floor(Date.now() / 1000);
+  const t0 = Date.now();
+  try {
+    await insertRows(kind, handle, now, sql);
+  } finally {
+    // Before anything drops the database: a live pool would die with an unhandled error.
+    await handle.destroy();
+  }
+  log(`  seeded ${ROWS} rows in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  return now;
+}
+
+async function insertRows(kind, handle, now, sql) {
+  if (kind === 'sqlite') {
+    const cat = (a, b) => `${a} || ${b}`;
+    handle.sqlite.exec(`WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < ${ROWS - 1})
+      INSERT INTO logs (${COLUMNS}) ${seedSelect(now, cat)} FROM s`);
+    handle.sqlite.exec('ANALYZE');
+  } else {
+    const cat = (a, b) => `${a} || ${b}::text`;
+    await sql.raw(`INSERT INTO logs (${COLUMNS}) ${seedSelect(now, cat)} FROM generate_series(0::bigint, ${ROWS - 1}) AS i`).execute(handle.db);
+    await sql.raw('ANALYZE logs').execute(handle.db);
+  }
+}
+
+function queries(now) {
+  const day = `start_timestamp=${now - 86400}&end_timestamp=${now}`;
+  const week = `start_timestamp=${now - 7 * 86400}&end_timestamp=${now}`;
+  const empty = 'username=&token_name=&model_name=&channel=&group=';
+  return [
+    ['admin list, 1 day, all types, 10/page', `/api/log/?p=1&page_size=10&type=0&${day}&${empty}`],
+    ['admin list, 1 day, consume, 100/page', `/api/log/?p=1&page_size=100&type=2&${day}&${empty}`],
+    ['admin list, 7 days, username', `/api/log/?p=1&page_size=10&type=0&${week}&username=user42&token_name=&model_name=&channel=&group=`],
+    ['admin list, 7 days, model', `/api/log/?p=1&page_size=10&type=2&${week}&username=&token_name=&model_name=model-7&channel=&group=`],
+    ['admin list, 1 day, token name', `/api/log/?p=1&page_size=10&type=0&${day}&username=&token_name=token3&model_name=&channel=&group=`],
+    ['admin list, 1 day, channel', `/api/log/?p=1&page_size=10&type=0&${day}&username=&token_name=&model_name=&channel=4&group=`],
+    ['admin list, 7 days, channel', `/api/log/?p=1&page_size=10&type=0&${week}&username=&token_name=&model_name=&channel=4&group=`],
+    ['admin list, 30 days, all', `/api/log/?p=1&page_size=10&type=0&start_timestamp=${now - 30 * 86400}&end_timestamp=${now}&${empty}`],
+    ['admin stat, 1 day', `/api/log/stat?type=0&${day}&${empty}`],
+    ['admin stat, 7 days, username', `/api/log/stat?type=0&${week}&username=user42&token_name=&model_name=&channel=&group=`],
+    ['admin stat, 7 days, model', `/api/log/stat?type=0&${week}&username=&token_name=&model_name=model-7&channel=&group=`],
+    ['self list, 7 days', `/api/log/self?p=1&page_size=10&type=0&${week}&token_name=&model_name=&group=`],
+    ['self stat, 7 days', `/api/log/self/stat?type=0&${week}&token_name=&model_name=&group=`],
+  ];
+}
+
+async function timeQueries(kind, env) {
+  const now = await seed(kind, env);
+  const dir = env.SQLITE_PATH ? path.dirname(env.SQLITE_PATH) : undefined;
+  const mg = await spawnModelGate(env, dir);
+  const headers = await rootSession(mg.url);
+  const rows = [];
+  for (const [name, q] of queries(now)) {
+    const samples = [];
+    for (let i = 0; i < N + 3; i++) {
+      const t0 = process.hrtime.bigint();
+      const res = await fetch(`${mg.url}${q}`, { headers });
+      const body = await res.json();
+      if (!body.success) throw new Error(`${name}: ${body.message}`);
+      if (i >= 3) samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    samples.sort((a, b) => a - b);
+    rows.push([name, pct(samples, 50), pct(samples, 95)]);
+  }
+  mg.child.kill('SIGTERM');
+  await new Promise((r) => mg.child.once('exit', r));
+  return rows;
+}
+
+export async function runLogQueries() {
+  const results = [];
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'modelgate-logbench-'));
+  try {
+    log(`\nlog queries on ${ROWS} rows (SQLite)…`);
+    results.push(['sqlite', await timeQueries('sqlite', { SQLITE_PATH: path.join(dir, 'logs.db') })]);
+    if (process.env.TEST_PG_URL) {
+      const pg = (await import('pg')).default;
+      const name = `mg_logbench_${Date.now().toString(36)}`;
+      const admin = new pg.Client({ connectionString: process.env.TEST_PG_URL });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name}`);
+      const url = new URL(process.env.TEST_PG_URL);
+      url.pathname = `/${name}`;
+      try {
+        log(`log queries on ${ROWS} rows (PostgreSQL)…`);
+        results.push(['postgres', await timeQueries('postgres', { SQL_DSN: url.toString() })]);
+      } finally {
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      }
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  log('');
+  log(`${'query'.padEnd(40)}${'db'.padStart(10)}${'p50 ms'.padStart(10)}${'p95 ms'.padStart(10)}  budget p95 ≤ 100`);
+  let worst = 0;
+  for (const [db, rows] of results) {
+    for (const [name, p50, p95] of rows) {
+      worst = Math.max(worst, p95);
+      log(`${name.padEnd(40)}${db.padStart(10)}${f(p50, 1).padStart(10)}${f(p95, 1).padStart(10)}  ${p95 <= 100 ? 'ok' : 'MISSED'}`);
+    }
+  }
+  return worst;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  if (!process.argv.includes('--no-build')) build();
+  runLogQueries()
+    .then(() => {
+      killAll();
+      process.exit(0);
+    })
+    .catch((err) => {
+      console.error(err);
+      process.exit(1);
+    });
+}

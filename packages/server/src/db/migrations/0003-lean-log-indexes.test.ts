@@ -1,0 +1,53 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config/config.js';
+import { createTestDatabase, testDbKinds, type TestDatabase } from '../../test-support/test-db.js';
+import { openDb, type Db } from '../client.js';
+import { migrateToLatest } from '../migrate.js';
+
+async function indexNames(handle: Db, table: string): Promise<string[]> {
+  const q =
+    handle.kind === 'sqlite'
+      ? sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ${table} AND name NOT LIKE 'sqlite_autoindex%'`
+      : handle.kind === 'postgres'
+        ? sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes WHERE tablename = ${table} AND indexname NOT LIKE '%_pkey' AND indexname NOT LIKE '%_key'`
+        : sql<{ name: string }>`SELECT DISTINCT index_name AS name FROM information_schema.statistics WHERE table_schema = DATABASE() AND table_name = ${table} AND index_name <> 'PRIMARY' AND non_unique = 1`;
+  return (await q.execute(handle.db)).rows.map((r) => r.name).sort();
+}
+
+describe.each(testDbKinds())('migration 0003 on %s', (kind) => {
+  let database: TestDatabase;
+  let handle: Db;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    handle = await openDb(loadConfig(database.env));
+    await migrateToLatest(handle);
+  });
+  afterAll(async () => {
+    await handle?.destroy();
+    await database?.drop();
+  });
+
+  it('drops the unused token-id index everywhere, and the filter indexes SQLite does not need', async () => {
+    const lean = ['idx_logs_created_at', 'idx_logs_user_created', 'idx_logs_username'];
+    const kept = kind === 'sqlite' ? lean : [...lean, 'idx_logs_channel_id', 'idx_logs_model_name', 'idx_logs_token_name'].sort();
+    expect(await indexNames(handle, 'logs')).toEqual(kept);
+    expect(await indexNames(handle, 'reservations')).toEqual([]);
+  });
+
+  it('keeps the reservation ledger working (SQLite: rebuilt WITHOUT ROWID, rows kept)', async () => {
+    await handle.db.insertInto('reservations').values({ request_id: 'r-1', user_id: 1, token_id: 2, user_amount: 3, token_amount: 4, created_at: 5 }).execute();
+    await expect(handle.db.insertInto('reservations').values({ request_id: 'r-1' }).execute()).rejects.toThrow();
+    expect(await handle.db.selectFrom('reservations').selectAll().execute()).toEqual([{ request_id: 'r-1', user_id: 1, token_id: 2, user_amount: 3, token_amount: 4, created_at: 5 }]);
+    if (kind === 'sqlite') {
+      const ddl = await sql<{ sql: string }>`SELECT sql FROM sqlite_master WHERE name = 'reservations'`.execute(handle.db);
+      expect(ddl.rows[0]!.sql).toMatch(/WITHOUT ROWID/i);
+    }
+  });
+
+  it('keeps request_id unique, so a request can never be logged (and charged) twice', async () => {
+    await handle.db.insertInto('logs').values({ request_id: 'dup-1', other: '{}' }).execute();
+    await expect(handle.db.insertInto('logs').values({ request_id: 'dup-1', other: '{}' }).execute()).rejects.toThrow();
+  });
+});

@@ -1,0 +1,67 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { Db } from '../db/client.js';
+
+/**
+ * Moves SQLite WAL checkpoints off the event loop. With the default `wal_autocheckpoint`, the
+ * commit that pushes the WAL past 1 000 pages copies them into the database file and fsyncs,
+ * synchronously, inside some unlucky request (every ~75 relayed requests: each settle writes
+ * ~13 pages) — the relay's p99 at one connection was set by that stall. Here the relay's
+ * connection never checkpoints; a worker thread with its own connection runs PASSIVE checkpoints
+ * (which never block writers) every `everyMs`. If the worker dies, auto-checkpointing is turned
+ * back on so the WAL cannot grow without bound.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file);
+db.pragma('busy_timeout = 5000');
+const checkpoint = () => {
+  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch { /* busy: the next tick retries */ }
+};
+const timer = setInterval(checkpoint, workerData.everyMs);
+parentPort.on('message', () => {
+  clearInterval(timer);
+  checkpoint();
+  db.close();
+  parentPort.close();
+});
+`;
+
+const DEFAULT_AUTOCHECKPOINT = 1000;
+
+export class SqliteCheckpointer {
+  private worker: Worker | undefined;
+
+  constructor(
+    private readonly handle: Db,
+    file: string,
+    everyMs = 500,
+  ) {
+    const sqlite = handle.sqlite;
+    if (!sqlite || sqlite.memory) return;
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, everyMs } });
+    worker.unref();
+    worker.on('error', () => this.fallBack());
+    worker.on('exit', () => this.fallBack());
+    this.worker = worker;
+    sqlite.pragma('wal_autocheckpoint = 0');
+  }
+
+  private fallBack(): void {
+    this.worker = undefined;
+    const sqlite = this.handle.sqlite;
+    if (sqlite?.open) sqlite.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT}`);
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.postMessage('stop');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000).unref())]);
+    if (this.worker) await this.worker.terminate();
+    this.fallBack();
+  }
+}
