@@ -91,3 +91,24 @@ export async function register(page: Page, lang: Lang, username: string, passwor
   await expect(page.getByText(tr(lang, 'auth:register.success'))).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
 }
+
+/** The testkit fake OpenAI upstream started by playwright.config.ts (channels point here). */
+export const FAKE_UPSTREAM = `http://127.0.0.1:${process.env.E2E_FAKE_PORT}`;
+export const FAKE_KEY = 'sk-e2e-upstream';
+
+/** Calls the console API with the signed-in page's session (test set-up only, never what is under test). */
+export async function consoleApi<T = unknown>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
+  const userId = await page.evaluate(() => (JSON.parse(localStorage.getItem('user') ?? '{}') as { id?: number }).id ?? -1);
+  const response = await page.request.fetch(url, { method, data: body, headers: { 'New-Api-User': String(userId) } });
+  const json = (await response.json()) as { success: boolean; message: string; data: T };
+  if (!json.success) throw new Error(`${method} ${url}: ${json.message}`);
+  return json.data;
+}
+
+/** A translation as a pattern: the given variables are filled in, the others match anything. */
+export function trPattern(lang: Lang, key: string, vars: Record<string, string | number> = {}): RegExp {
+  const marker = '\u0000';
+  const text = tr(lang, key, new Proxy(vars, { get: (target, name: string) => (name in target ? target[name] : marker) }));
+  const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').split(marker).join('.+');
+  return new RegExp(escaped);
+}

@@ -20,7 +20,10 @@ function freePort(): string {
 // Workers re-load this file; the env (inherited from the runner) keeps them on the same server.
 process.env.E2E_PORT ??= freePort();
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'modelgate-e2e-'));
+// The testkit's fake OpenAI upstream, which the channel and log tests point channels at.
+process.env.E2E_FAKE_PORT ??= freePort();
 const port = process.env.E2E_PORT;
+const fakePort = process.env.E2E_FAKE_PORT;
 const baseURL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({
@@ -54,22 +57,34 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: 'node packages/server/dist/main.js',
-    cwd: root,
-    url: `${baseURL}/api/status`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: port,
-      SQLITE_PATH: path.join(process.env.E2E_DATA_DIR, 'e2e.db'),
-      SESSION_SECRET: 'e2e',
-      GLOBAL_API_RATE_LIMIT_ENABLE: 'false',
-      CRITICAL_RATE_LIMIT_ENABLE: 'false',
-      // The suite loads hundreds of pages from one IP; the 60-per-3-min web limit is not under test.
-      GLOBAL_WEB_RATE_LIMIT_ENABLE: 'false',
+  webServer: [
+    {
+      command: `node packages/testkit/dist/cli.js --port ${fakePort} --key sk-e2e-upstream`,
+      cwd: root,
+      // Needs the key, so it answers 401: Playwright counts that as "listening".
+      url: `http://127.0.0.1:${fakePort}/v1/models`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
     },
-  },
+    {
+      command: 'node packages/server/dist/main.js',
+      cwd: root,
+      url: `${baseURL}/api/status`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: port,
+        SQLITE_PATH: path.join(process.env.E2E_DATA_DIR, 'e2e.db'),
+        SESSION_SECRET: 'e2e',
+        GLOBAL_API_RATE_LIMIT_ENABLE: 'false',
+        CRITICAL_RATE_LIMIT_ENABLE: 'false',
+        // The suite loads hundreds of pages from one IP; the 60-per-3-min web limit is not under test.
+        GLOBAL_WEB_RATE_LIMIT_ENABLE: 'false',
+      },
+    },
+  ],
 });

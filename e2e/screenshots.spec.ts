@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
-import { expect, login, loginAsRoot, register, test, tr, uniqueName, type Lang } from './fixtures';
+import OpenAI from 'openai';
+import { consoleApi, expect, FAKE_KEY, FAKE_UPSTREAM, login, loginAsRoot, register, test, tr, uniqueName, type Lang } from './fixtures';
 
 /**
  * Visual review aid, not an assertion suite: `E2E_SHOTS=/tmp/shots npm run test:e2e -- screenshots`
@@ -99,4 +100,60 @@ for (const v of variants) {
     await expect(page.getByRole('dialog', { name: tr(v.lang, 'user:edit.title') }).getByLabel(tr(v.lang, 'user:field.username'))).not.toHaveValue('');
     await shot(page, `${v.tag}-user-edit`);
   });
+
+  test(`relay screens ${v.tag}`, async ({ page, baseURL }) => {
+    await page.setViewportSize({ width: v.width, height: 860 });
+    await prefs(page, v.lang, v.theme);
+    await loginAsRoot(page, v.lang);
+    const run = uniqueName('s');
+    for (const [name, type, models, tag] of [
+      [`${run}-a`, 1, 'gpt-4o-mini,gpt-4o', run],
+      [`${run}-b`, 43, 'deepseek-chat', run],
+      [`${run}-c`, 8, 'gpt-4o-mini', ''],
+    ] as const) {
+      const base = type === 8 ? `${FAKE_UPSTREAM}/v1/chat/completions` : FAKE_UPSTREAM;
+      await consoleApi(page, 'POST', '/api/channel/', { type, name, key: FAKE_KEY, base_url: base, models, groups: ['default'], tag });
+    }
+    const [token] = await (async () => {
+      await consoleApi(page, 'POST', '/api/token/', { name: run, remain_quota: 0, expired_time: -1, unlimited_quota: true, model_limits_enabled: false, model_limits: '', allow_ips: '', group: '' });
+      return consoleApi<{ key: string }[]>(page, 'GET', `/api/token/search?keyword=${run}&token=`);
+    })();
+    const client = new OpenAI({ baseURL: `${baseURL}/v1`, apiKey: `sk-${token.key}`, maxRetries: 0 });
+    await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'screenshot call' }] });
+    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'streamed' }] });
+    for await (const chunk of stream) void chunk;
+
+    await page.goto('/channel');
+    await expect(page.locator('.ant-table-tbody tr.ant-table-row').first()).toBeVisible();
+    await page.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: `${run}-a` })
+      .getByRole('button', { name: tr(v.lang, 'channel:action.test'), exact: true }).click();
+    await page.waitForTimeout(800);
+    await shot(page, `${v.tag}-channels`);
+    await page.getByRole('switch', { name: tr(v.lang, 'channel:toolbar.tagMode') }).click();
+    await shot(page, `${v.tag}-channels-tags`);
+    await page.getByRole('button', { name: tr(v.lang, 'channel:tag.edit'), exact: true }).first().click();
+    await shot(page, `${v.tag}-channel-tag-edit`);
+    await page.keyboard.press('Escape');
+    await page.goto('/channel/add');
+    await shot(page, `${v.tag}-channel-add`);
+    await page.goto('/channel');
+    await page.getByLabel(tr(v.lang, 'channel:search.keyword')).fill(`${run}-a`);
+    await page.getByRole('button', { name: tr(v.lang, 'channel:search.submit'), exact: true }).click();
+    await page.locator('.ant-table-tbody tr.ant-table-row').first()
+      .getByRole('button', { name: tr(v.lang, 'common:action.edit'), exact: true }).click();
+    await expect(page.getByRole('dialog').getByLabel(tr(v.lang, 'channel:field.name'), { exact: true })).toHaveValue(`${run}-a`);
+    await shot(page, `${v.tag}-channel-edit`);
+
+    await page.goto('/log');
+    await expect(page.locator('.ant-table-tbody tr.ant-table-row').first()).toBeVisible();
+    await page.locator('.ant-table-row-expand-icon').first().click();
+    await shot(page, `${v.tag}-log`);
+    await page.getByRole('button', { name: tr(v.lang, 'log:clear.button') }).click();
+    await shot(page, `${v.tag}-log-clear`);
+    await page.keyboard.press('Escape');
+    await page.goto('/log');
+    await page.locator('.ant-table-tbody tr.ant-table-row').first().getByRole('button', { name: 'root', exact: true }).click();
+    await shot(page, `${v.tag}-log-user`);
+  });
 }
+

@@ -10,5 +10,7 @@ export const BUILT_PATHS: ReadonlySet<string> = new Set([
   '/reset',
   '/setting',
   '/token',
+  '/channel',
+  '/log',
   '/user',
 ]);

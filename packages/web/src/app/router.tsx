@@ -12,6 +12,8 @@ const PasswordResetConfirm = lazy(() => import('../features/password-reset-confi
 const Setting = lazy(() => import('../features/setting'));
 const Users = lazy(() => import('../features/user'));
 const Tokens = lazy(() => import('../features/token'));
+const Channels = lazy(() => import('../features/channel'));
+const Logs = lazy(() => import('../features/log'));
 const NotFound = lazy(() => import('../features/not-found'));
 
 type Page = LazyExoticComponent<ComponentType>;
@@ -33,6 +35,16 @@ export const routes: RouteObject[] = [
       { path: 'user/reset', element: page(PasswordResetConfirm) },
       { path: 'setting', element: <RequireUser>{page(Setting)}</RequireUser> },
       { path: 'token', element: <RequireUser>{page(Tokens)}</RequireUser> },
+      // The add/edit routes render the list with its drawer open, so closing returns to it.
+      ...['channel', 'channel/add', 'channel/edit/:id'].map((path) => ({
+        path,
+        element: (
+          <RequireUser>
+            <RequireAdmin>{page(Channels)}</RequireAdmin>
+          </RequireUser>
+        ),
+      })),
+      { path: 'log', element: <RequireUser>{page(Logs)}</RequireUser> },
       {
         path: 'user',
         element: (

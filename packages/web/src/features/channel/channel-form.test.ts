@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import type { Channel } from './api';
+import { addCustomModels, buildChannelPayload, channelToFormValues, DEFAULT_CHANNEL_VALUES, toInt } from './channel-form';
+import { modelsForType } from './channel-types';
+import { autoDisableInfo, groupByTag, isTagRow, responseBand } from './channel-status';
+import { buildTagEdit } from './tag-form';
+
+const values = (over: Partial<typeof DEFAULT_CHANNEL_VALUES> = {}) => ({
+  ...DEFAULT_CHANNEL_VALUES,
+  name: 'one',
+  key: 'sk-1',
+  models: ['gpt-4o'],
+  ...over,
+});
+
+function channel(over: Partial<Channel> = {}): Channel {
+  return {
+    id: 7, name: 'seven', type: 1, status: 1, key: '', openai_organization: '', test_model: '', base_url: '', other: '',
+    models: 'a,b', group: 'default,vip', model_mapping: '', status_code_mapping: '', setting: '', tag: 't', priority: 3,
+    weight: 2, auto_ban: 1, response_time: 0, test_time: 0, balance: 0, balance_updated_time: 0, used_quota: 9,
+    created_time: 1, other_info: '', ...over,
+  };
+}
+
+describe('channel form (spec §5)', () => {
+  it('needs a name and, on create, a key', () => {
+    expect(buildChannelPayload(values({ name: ' ' }), 'create')).toEqual({ problem: 'nameKey' });
+    expect(buildChannelPayload(values({ key: '' }), 'create')).toEqual({ problem: 'nameKey' });
+    expect('payload' in buildChannelPayload(values({ key: '' }), 'edit', channel())).toBe(true);
+  });
+
+  it('needs groups and at least one model, and JSON objects in the JSON fields', () => {
+    expect(buildChannelPayload(values({ groups: [] }), 'create')).toEqual({ problem: 'groups' });
+    expect(buildChannelPayload(values({ models: [] }), 'create')).toEqual({ problem: 'models' });
+    expect(buildChannelPayload(values({ model_mapping: '{bad' }), 'create')).toEqual({ problem: 'mapping' });
+    expect(buildChannelPayload(values({ status_code_mapping: '[1]' }), 'create')).toEqual({ problem: 'statusMapping' });
+    expect(buildChannelPayload(values({ setting: 'x' }), 'create')).toEqual({ problem: 'setting' });
+  });
+
+  it('sends one key per line in batch mode, comma strings for models and groups, integers for priority and weight', () => {
+    const result = buildChannelPayload(
+      values({ key: ' k1 \n\n k2 ', groups: ['default', 'vip'], models: ['a', ' b ', 'a'], priority: -5000, weight: -3 }),
+      'create',
+    );
+    expect(result).toMatchObject({
+      payload: { key: 'k1\nk2', models: 'a,b', group: 'default,vip', groups: ['default', 'vip'], priority: -999, weight: 0, auto_ban: 1 },
+    });
+  });
+
+  it('defaults Azure to 2023-06-01-preview and Spark to v2.1, and keeps a JSON key whole for Vertex', () => {
+    expect(buildChannelPayload(values({ type: 3, base_url: 'https://x' }), 'create')).toMatchObject({ payload: { other: '2023-06-01-preview' } });
+    expect(buildChannelPayload(values({ type: 3 }), 'create')).toEqual({ problem: 'baseUrl' });
+    expect(buildChannelPayload(values({ type: 18 }), 'create')).toMatchObject({ payload: { other: 'v2.1' } });
+    const json = '{\n "type": "service_account"\n}';
+    expect(buildChannelPayload(values({ type: 41, key: json, other: 'us-central1' }), 'create')).toMatchObject({ payload: { key: json } });
+    expect(buildChannelPayload(values({ type: 41, key: json, other: '{"a":"b"}' }), 'create')).toEqual({ problem: 'vertexRegion' });
+  });
+
+  it('edits send the loaded record back with an empty key and without status or accounting', () => {
+    const loaded = channel({ status: 3, other_info: '{"status_reason":"x"}' });
+    const result = buildChannelPayload({ ...channelToFormValues(loaded), name: 'renamed' }, 'edit', loaded);
+    expect('payload' in result && result.payload).toMatchObject({ id: 7, name: 'renamed', key: '', models: 'a,b', group: 'default,vip', tag: 't' });
+    const payload = (result as { payload: Record<string, unknown> }).payload;
+    for (const field of ['status', 'other_info', 'used_quota', 'balance']) expect(payload).not.toHaveProperty(field);
+  });
+
+  it('custom models are trimmed and a duplicate rejects the entry', () => {
+    expect(addCustomModels(['a'], ' b , c ')).toEqual({ models: ['a', 'b', 'c'] });
+    expect(addCustomModels(['a'], 'b, a')).toEqual({ duplicate: true });
+    expect(addCustomModels(['a'], 'b, b')).toEqual({ duplicate: true });
+    expect(addCustomModels(['a'], ' , ')).toBeNull();
+  });
+
+  it('type changes prefill the spec §4 lists', () => {
+    expect(modelsForType(2, {})).toHaveLength(7);
+    expect(modelsForType(5, {})).toEqual(expect.arrayContaining(['mj_imagine', 'swap_face', 'mj_pan']));
+    expect(modelsForType(36, {})).toEqual(['suno_music', 'suno_lyrics']);
+    expect(modelsForType(43, { '43': ['deepseek-chat'] })).toEqual(['deepseek-chat']);
+  });
+
+  it('parses integers leniently with minimums', () => {
+    expect(toInt('12.7')).toBe(12);
+    expect(toInt('x')).toBe(0);
+    expect(toInt(-5, 0)).toBe(0);
+  });
+});
+
+describe('channel status', () => {
+  it('reads the auto-disable reason only for status 3', () => {
+    const other_info = JSON.stringify({ status_reason: 'bad key', status_time: 1700000000 });
+    expect(autoDisableInfo({ status: 3, other_info })).toEqual({ reason: 'bad key', time: 1700000000 });
+    expect(autoDisableInfo({ status: 2, other_info })).toBeNull();
+    expect(autoDisableInfo({ status: 3, other_info: '' })).toBeNull();
+    expect(autoDisableInfo({ status: 3, other_info: '{oops' })).toBeNull();
+  });
+
+  it('colours response times by the spec §4 bands', () => {
+    expect([0, 1000, 1001, 3000, 5000, 5001].map(responseBand)).toEqual(['untested', 'fast', 'good', 'good', 'slow', 'bad']);
+  });
+
+  it('groups tag mode rows in order', () => {
+    const rows = groupByTag([channel({ id: 1, tag: 'x' }), channel({ id: 2, tag: 'y' }), channel({ id: 3, tag: 'x' })]);
+    expect(rows.map((row) => (isTagRow(row) ? `${row.tag}:${row.children.map((c) => c.id).join(',')}` : row.id))).toEqual(['x:1,3', 'y:2']);
+  });
+});
+
+describe('tag dialog (spec §5)', () => {
+  const empty = { new_tag: 'old', priority: null, weight: null, models: [], groups: [], model_mapping: '' };
+  it("refuses an unchanged dialog with 'no change'", () => {
+    expect(buildTagEdit('old', empty)).toEqual({ problem: 'noChange' });
+  });
+  it('sends only what changed; an empty new tag dissolves it', () => {
+    expect(buildTagEdit('old', { ...empty, new_tag: '' })).toEqual({ edit: { tag: 'old', new_tag: '' } });
+    expect(buildTagEdit('old', { ...empty, priority: -3, weight: '4', models: ['a', 'b'], groups: ['vip'] })).toEqual({
+      edit: { tag: 'old', priority: -3, weight: 4, models: 'a,b', groups: 'vip' },
+    });
+  });
+  it('checks priority, weight and mapping', () => {
+    expect(buildTagEdit('old', { ...empty, priority: 1.5 })).toEqual({ problem: 'priority' });
+    expect(buildTagEdit('old', { ...empty, weight: -1 })).toEqual({ problem: 'weight' });
+    expect(buildTagEdit('old', { ...empty, model_mapping: '{' })).toEqual({ problem: 'mapping' });
+  });
+});

@@ -1,0 +1,105 @@
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Form, Input, Select, Switch } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { channelKeys, fetchModelsByType } from '../api';
+import type { ChannelFormValues } from '../channel-form';
+import { AZURE_DEFAULT_VERSION, CHANNEL_TYPES, modelsForType, SPARK_DEFAULT_VERSION, typeFields } from '../channel-types';
+
+/** Type (with the spec §4 model prefill), name, addresses, type-specific fields and the key. */
+export function BasicFields({ mode }: { mode: 'create' | 'edit'; channelId: number | null }) {
+  const { t } = useTranslation('channel');
+  const form = Form.useFormInstance<ChannelFormValues>();
+  const type = Form.useWatch('type', form) ?? 1;
+  const batch = Form.useWatch('batch', form) ?? false;
+  const byType = useQuery({ queryKey: channelKeys.modelsByType, queryFn: fetchModelsByType, staleTime: 300_000 });
+  const fields = typeFields(type);
+
+  const onTypeChange = (next: number) => {
+    const models = form.getFieldValue('models') as string[] | undefined;
+    if (!models || models.length === 0) form.setFieldValue('models', modelsForType(next, byType.data));
+    if (next === 18 && !form.getFieldValue('other')) form.setFieldValue('other', SPARK_DEFAULT_VERSION);
+  };
+
+  return (
+    <>
+      <Form.Item name="type" label={t('field.type')} required>
+        <Select
+          showSearch={{ optionFilterProp: 'label' }}
+          onChange={onTypeChange}
+          options={CHANNEL_TYPES.map((option) => ({ value: option.value, label: t(`type.${option.value}`) }))}
+        />
+      </Form.Item>
+      {fields.baseUrl === 'azure' && (
+        <Alert type="warning" showIcon className="mg-field-alert" title={t('field.azureHint')} />
+      )}
+      <Form.Item name="name" label={t('field.name')} required>
+        <Input placeholder={t('field.namePlaceholder')} autoComplete="off" />
+      </Form.Item>
+      {fields.baseUrl !== 'none' && (
+        <Form.Item
+          name="base_url"
+          label={t(`field.baseUrl.${fields.baseUrl}`)}
+          required={fields.baseUrl === 'azure' || fields.baseUrl === 'custom'}
+          extra={t(`field.baseUrlHint.${fields.baseUrl}`)}
+        >
+          <Input placeholder={t(`field.baseUrlPlaceholder.${fields.baseUrl}`)} autoComplete="off" />
+        </Form.Item>
+      )}
+      {fields.other && (
+        <Form.Item name="other" label={t(`field.other.${fields.other}`)} extra={t(`field.otherHint.${fields.other}`)}>
+          {fields.other === 'vertexRegion' ? (
+            <Input.TextArea autoSize={{ minRows: 1, maxRows: 6 }} placeholder={t(`field.otherPlaceholder.${fields.other}`)} />
+          ) : (
+            <Input
+              placeholder={
+                fields.other === 'azureVersion'
+                  ? AZURE_DEFAULT_VERSION
+                  : fields.other === 'sparkVersion'
+                    ? SPARK_DEFAULT_VERSION
+                    : t(`field.otherPlaceholder.${fields.other}`)
+              }
+              autoComplete="off"
+            />
+          )}
+        </Form.Item>
+      )}
+      {fields.organization && (
+        <Form.Item name="openai_organization" label={t('field.organization')} extra={t('field.organizationHint')}>
+          <Input placeholder={t('field.organizationPlaceholder')} autoComplete="off" />
+        </Form.Item>
+      )}
+      {mode === 'create' && !fields.jsonKey && (
+        <Form.Item
+          name="batch"
+          label={t('field.batch')}
+          valuePropName="checked"
+          layout="horizontal"
+          colon={false}
+          className="mg-switch-item"
+          extra={t('field.batchHint')}
+        >
+          <Switch />
+        </Form.Item>
+      )}
+      <Form.Item
+        name="key"
+        label={fields.jsonKey ? t('field.jsonKey') : t('field.key')}
+        required={mode === 'create'}
+        extra={mode === 'edit' ? t('field.keyEditHint') : undefined}
+      >
+        {fields.jsonKey || (batch && mode === 'create') ? (
+          <Input.TextArea
+            className="mg-json-area"
+            autoSize={{ minRows: 3, maxRows: 10 }}
+            placeholder={fields.jsonKey ? t('field.jsonKeyPlaceholder') : t('field.batchKeyPlaceholder')}
+          />
+        ) : (
+          <Input
+            placeholder={mode === 'edit' ? t('field.keyEditPlaceholder') : t('field.keyPlaceholder')}
+            autoComplete="off"
+          />
+        )}
+      </Form.Item>
+    </>
+  );
+}

@@ -1,0 +1,92 @@
+import { Card } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate, useParams } from 'react-router';
+import type { Channel } from './api';
+import { BatchTagModal } from './components/batch-tag-modal';
+import { ChannelDrawer } from './components/channel-drawer';
+import { ChannelTable } from './components/channel-table';
+import { ChannelToolbar } from './components/channel-toolbar';
+import { EditTagModal } from './components/edit-tag-modal';
+import { useChannelActions } from './use-channel-actions';
+import { useChannelList } from './use-channel-list';
+import './channel.css';
+
+/**
+ * Spec screen 7. The drawer follows the route: /channel/add creates (a copy carries its source in
+ * the navigation state), /channel/edit/:id edits; closing it returns to /channel.
+ */
+export default function ChannelPage() {
+  const { t } = useTranslation('channel');
+  const navigate = useNavigate();
+  const location = useLocation();
+  const params = useParams();
+  const list = useChannelList();
+  const actions = useChannelActions(list.selected, () => list.setSelected([]));
+  const [editingTag, setEditingTag] = useState<string | null>(null);
+  const [taggingSelection, setTaggingSelection] = useState(false);
+
+  const editId = params.id ? Number(params.id) : null;
+  const creating = location.pathname.replace(/\/+$/, '') === '/channel/add';
+  const copyOf = creating ? ((location.state as { copyOf?: Channel } | null)?.copyOf ?? null) : null;
+
+  return (
+    <Card title={t('title')} className="mg-page-card">
+      <ChannelToolbar
+        idSort={list.query.idSort}
+        tagMode={list.query.tagMode}
+        batchMode={list.selected !== null}
+        selectedCount={list.selected?.length ?? 0}
+        busy={actions.busyBulk}
+        onSearch={list.setSearch}
+        onAdd={() => navigate('/channel/add')}
+        onTestAll={() => actions.bulk('testAll')}
+        onUpdateBalances={() => actions.bulk('updateBalances')}
+        onDeleteDisabled={() => actions.bulk('deleteDisabled')}
+        onFix={() => actions.bulk('fix')}
+        onRefresh={() => void actions.refresh()}
+        onIdSort={list.setIdSort}
+        onTagMode={list.setTagMode}
+        onBatchMode={list.setBatchMode}
+        onDeleteSelected={() => actions.bulk('deleteSelected')}
+        onTagSelected={() => setTaggingSelection(actions.bulk('tagSelected'))}
+      />
+      <ChannelTable
+        rows={list.rows}
+        loading={list.loading}
+        pagination={list.pagination}
+        selection={list.selected ? { keys: list.selected, onChange: list.setSelected } : null}
+        testingId={actions.testingId}
+        busyId={actions.busyId}
+        balanceId={actions.balanceId}
+        busyTag={actions.busyTag}
+        onTest={actions.test}
+        onToggle={actions.toggle}
+        onEdit={(channel) => navigate(`/channel/edit/${channel.id}`)}
+        onCopy={(channel) => navigate('/channel/add', { state: { copyOf: channel } })}
+        onDelete={actions.remove}
+        onPatch={actions.patch}
+        onBalance={actions.balance}
+        onTagStatus={actions.tagStatus}
+        onTagEdit={setEditingTag}
+        onTagPatch={actions.tagPatch}
+      />
+      <ChannelDrawer
+        open={creating || editId !== null}
+        channelId={editId}
+        copyOf={copyOf}
+        onClose={() => navigate('/channel')}
+      />
+      <BatchTagModal
+        open={taggingSelection}
+        count={list.selected?.length ?? 0}
+        onClose={() => setTaggingSelection(false)}
+        onSave={(tag) => {
+          actions.batchTag(tag);
+          setTaggingSelection(false);
+        }}
+      />
+      <EditTagModal tag={editingTag} onClose={() => setEditingTag(null)} onSave={actions.tagPatch} />
+    </Card>
+  );
+}

@@ -1,0 +1,72 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { FormInstance } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { showError, showSuccess } from '../../lib/feedback';
+import { channelKeys, createChannel, fetchChannel, updateChannel, type Channel } from './api';
+import {
+  buildChannelPayload,
+  channelToCopyValues,
+  channelToFormValues,
+  DEFAULT_CHANNEL_VALUES,
+  type ChannelFormValues,
+  type ChannelPayload,
+} from './channel-form';
+
+/** Loading and saving for the channel drawer; no id means create mode (a copy is a prefilled create). */
+export function useChannelDrawer(
+  form: FormInstance<ChannelFormValues>,
+  open: boolean,
+  channelId: number | null,
+  copyOf: Channel | null,
+  onDone: () => void,
+) {
+  const { t } = useTranslation('channel');
+  const queryClient = useQueryClient();
+  const mode = channelId === null ? 'create' : 'edit';
+
+  const channel = useQuery({
+    queryKey: channelKeys.detail(channelId ?? 0),
+    queryFn: () => fetchChannel(channelId!),
+    enabled: open && channelId !== null,
+    gcTime: 0,
+    retry: false,
+  });
+
+  const initialValues =
+    mode === 'create'
+      ? copyOf
+        ? channelToCopyValues(copyOf, t('copySuffix'))
+        : DEFAULT_CHANNEL_VALUES
+      : channel.data
+        ? channelToFormValues(channel.data)
+        : undefined;
+
+  const save = useMutation({
+    mutationFn: (payload: ChannelPayload) =>
+      mode === 'edit' ? updateChannel(payload as ChannelPayload & { id: number }) : createChannel(payload),
+    onSuccess: () => {
+      showSuccess(mode === 'create' ? t('drawer.created') : t('drawer.updated'));
+      onDone();
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: channelKeys.all }),
+  });
+
+  const submit = () => {
+    const values = { ...DEFAULT_CHANNEL_VALUES, ...form.getFieldsValue(true) } as ChannelFormValues;
+    const result = buildChannelPayload(values, mode, channel.data);
+    if ('problem' in result) {
+      showError(t(`drawer.problem.${result.problem}`));
+      return;
+    }
+    save.mutate(result.payload);
+  };
+
+  return {
+    mode,
+    initialValues,
+    loading: !initialValues,
+    failed: channel.isError,
+    saving: save.isPending,
+    submit,
+  } as const;
+}

@@ -1,0 +1,138 @@
+import type { ReactNode } from 'react';
+import { Button, Empty, Table, Tag, Tooltip, Typography, type TableProps } from 'antd';
+import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { useStatus } from '../../../app/status';
+import { GroupTag } from '../../../components/user-tags';
+import { formatQuota } from '../../../lib/quota';
+import { PAGE_SIZE_OPTIONS } from '../../../lib/storage';
+import type { LogEntry } from '../api';
+import { frtTone, isConsume, parseOther, usedChannels, useTimeTone } from '../log-other';
+import { LogDetail } from './log-detail';
+
+interface LogTableProps {
+  admin: boolean;
+  items: LogEntry[];
+  loading: boolean;
+  page: number;
+  pageSize: number;
+  total: number;
+  onPageChange: (page: number, pageSize: number) => void;
+  onUser: (id: number) => void;
+}
+
+const TYPE_COLORS: Record<number, string> = { 1: 'cyan', 2: 'green', 3: 'orange', 4: 'purple' };
+
+function UseTime({ entry }: { entry: LogEntry }) {
+  const { t } = useTranslation('log');
+  const other = parseOther(entry.other);
+  const frt = typeof other.frt === 'number' && other.frt > 0 ? other.frt : 0;
+  return (
+    <div className="mg-tag-stack mg-use-time">
+      <Tag color={useTimeTone(entry.use_time)} data-testid="use-time">
+        {t('column.seconds', { value: entry.use_time })}
+      </Tag>
+      {entry.is_stream && frt > 0 && (
+        <Tooltip title={t('column.frtHint')}>
+          <Tag color={frtTone(frt)} data-testid="frt">
+            {frt < 1000 ? t('column.frtMs', { value: frt }) : t('column.frtValue', { value: (frt / 1000).toFixed(1) })}
+          </Tag>
+        </Tooltip>
+      )}
+      <Tag color={entry.is_stream ? 'blue' : 'default'}>{entry.is_stream ? t('column.stream') : t('column.nonStream')}</Tag>
+    </div>
+  );
+}
+
+export function LogTable(props: LogTableProps) {
+  const { t } = useTranslation('log');
+  const { quotaDisplay } = useStatus();
+  const consumeOnly = (render: (entry: LogEntry) => ReactNode) => (_: unknown, entry: LogEntry) =>
+    isConsume(entry) ? render(entry) : null;
+
+  const columns: TableProps<LogEntry>['columns'] = [
+    {
+      title: t('column.time'),
+      dataIndex: 'created_at',
+      render: (value: number) => dayjs.unix(value).format('YYYY-MM-DD HH:mm:ss'),
+    },
+    ...(props.admin
+      ? ([
+          {
+            title: t('column.channel'),
+            key: 'channel',
+            render: consumeOnly((entry) => {
+              const chain = usedChannels(parseOther(entry.other));
+              return (
+                <Tooltip title={chain.length > 1 ? t('column.retryChain', { chain: chain.join(' → ') }) : undefined}>
+                  <Tag color="geekblue">{entry.channel}</Tag>
+                </Tooltip>
+              );
+            }),
+          },
+          {
+            title: t('column.user'),
+            key: 'user',
+            render: (_, entry) =>
+              entry.user_id ? (
+                <Button type="link" size="small" className="mg-flush" onClick={() => props.onUser(entry.user_id)}>
+                  {entry.username || entry.user_id}
+                </Button>
+              ) : (
+                entry.username
+              ),
+          },
+        ] satisfies TableProps<LogEntry>['columns'])
+      : []),
+    { title: t('column.token'), key: 'token', render: consumeOnly((entry) => <Tag>{entry.token_name || '-'}</Tag>) },
+    { title: t('column.group'), key: 'group', render: consumeOnly((entry) => <GroupTag group={entry.group} />) },
+    {
+      title: t('column.type'),
+      key: 'type',
+      render: (_, entry) => <Tag color={TYPE_COLORS[entry.type] ?? 'default'}>{t(`type.${entry.type}`, { defaultValue: t('type.unknown') })}</Tag>,
+    },
+    { title: t('column.model'), key: 'model', render: consumeOnly((entry) => <Tag color="blue">{entry.model_name}</Tag>) },
+    { title: t('column.useTime'), key: 'useTime', render: consumeOnly((entry) => <UseTime entry={entry} />) },
+    { title: t('column.prompt'), key: 'prompt', render: consumeOnly((entry) => entry.prompt_tokens) },
+    { title: t('column.completion'), key: 'completion', render: consumeOnly((entry) => entry.completion_tokens) },
+    {
+      title: t('column.cost'),
+      key: 'cost',
+      render: consumeOnly((entry) => <span data-testid="log-cost">{formatQuota(entry.quota, quotaDisplay, 6)}</span>),
+    },
+    {
+      title: t('column.detail'),
+      key: 'content',
+      render: (_, entry) => (
+        <Typography.Paragraph className="mg-log-content" ellipsis={{ rows: 2, tooltip: entry.content }}>
+          {entry.content}
+        </Typography.Paragraph>
+      ),
+    },
+  ];
+
+  return (
+    <Table<LogEntry>
+      rowKey={(entry) => `${entry.id}-${entry.created_at}`}
+      columns={columns}
+      dataSource={props.items}
+      loading={props.loading}
+      size="middle"
+      scroll={{ x: 'max-content' }}
+      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('empty')} /> }}
+      expandable={{
+        rowExpandable: (entry) => isConsume(entry),
+        expandedRowRender: (entry) => <LogDetail entry={entry} admin={props.admin} />,
+      }}
+      pagination={{
+        current: props.page,
+        pageSize: props.pageSize,
+        total: props.total,
+        showSizeChanger: true,
+        pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
+        showTotal: (total) => t('common:pagination.total', { total }),
+        onChange: props.onPageChange,
+      }}
+    />
+  );
+}
