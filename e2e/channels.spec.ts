@@ -139,5 +139,14 @@ for (const lang of ['zh', 'en'] as Lang[]) {
     await page.locator('.ant-popconfirm').getByRole('button', { name: t('common:action.delete'), exact: true }).click();
     await expect(page.getByText(t('channel:message.selectedDeleted', { count: 2 }))).toBeVisible();
     await expect(rows(page)).toHaveCount(2);
+    await page.getByRole('switch', { name: t('channel:toolbar.batchMode') }).click();
+
+    // Copy happens on the server with the stored key: the copy passes a test at once.
+    await button(row(page, `${run}-openai`), lang, 'common:action.copy').click();
+    const copyName = `${run}-openai${t('channel:copySuffix')}`;
+    await expect(page.getByText(t('channel:message.copied', { name: `${run}-openai` }))).toBeVisible();
+    await expect(rows(page)).toHaveCount(3);
+    await button(row(page, copyName), lang, 'channel:action.test').click();
+    await expect(page.getByText(trPattern(lang, 'channel:message.testSuccess', { name: copyName }))).toBeVisible();
   });
 }

@@ -92,6 +92,8 @@ export async function requestEnvelope<T>(
     // The server rejects a session whose user id differs from this header; -1 before login.
     'New-Api-User': String(getStoredUser()?.id ?? -1),
     'Cache-Control': 'no-store',
+    // Server messages come back in the language the user picked, not the browser's.
+    'Accept-Language': i18n.language?.startsWith('en') ? 'en' : 'zh',
   };
   let body: string | undefined;
   if (options.body !== undefined) {

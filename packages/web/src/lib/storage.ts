@@ -15,6 +15,8 @@ export interface StoredUser {
 export type ChatEntry = Record<string, string>;
 
 export interface SiteStatus {
+  /** DisplayTokenStatEnabled: show token totals in the usage log (absent on the reference: shown). */
+  display_token_stat?: boolean;
   version?: string;
   start_time?: number;
   system_name?: string;

@@ -110,4 +110,17 @@ describe('channel tests, test-all and balances', () => {
     expect((await h.root.post('/api/channel/fetch_models', { base_url: h.fake.url, key: 'sk-wrong' })).body).toMatchObject({ success: false, message: expect.stringMatching(/HTTP 401/) });
     expect((await h.root.post('/api/channel/fetch_models', { base_url: 'ftp://x', key: 'k' })).body).toMatchObject({ success: false, message: expect.stringMatching(/base URL/) });
   });
+  it('copies a channel with its stored key, a suffixed name and fresh counters', async () => {
+    const id = await addChannel(h.root, { base_url: h.fake.url, key: 'sk-good', name: 'orig', models: 'gpt-4o-mini,gpt-4o', group: 'default,vip', priority: 4, tag: 't1' });
+    await h.server.ctx.db.db.updateTable('channels').set({ used_quota: 999, response_time: 1234, balance: 5 }).where('id', '=', id).execute();
+    const r = await h.root.post(`/api/channel/copy/${id}`);
+    expect(r.body.success).toBe(true);
+    const copy = await channel(r.body.data.id);
+    expect(copy).toMatchObject({ name: 'orig_复制', key: 'sk-good', models: 'gpt-4o-mini,gpt-4o', group: 'default,vip', priority: 4, tag: 't1', used_quota: 0, response_time: 0, balance: 0 });
+    const abilities = await h.server.ctx.db.db.selectFrom('abilities').selectAll().where('channel_id', '=', copy.id).execute();
+    expect(abilities).toHaveLength(4);
+    expect((await h.root.get(`/api/channel/test/${copy.id}`)).body.success).toBe(true);
+    expect((await h.root.post(`/api/channel/copy/${id}?suffix=-b&reset_balance=false`)).body.success).toBe(true);
+    expect((await h.root.post('/api/channel/copy/99999')).body).toMatchObject({ success: false, message: expect.stringMatching(/does not exist/) });
+  });
 });

@@ -48,6 +48,13 @@ export function channelsRoutes(app: FastifyInstance, ctx: AppContext): void {
     await svc.create(body);
     return ok();
   });
+  // Copy keeps the stored key server-side (the reference's console re-posted a keyless record: a bug).
+  app.post('/api/channel/copy/:id', { preHandler: admin }, async (req) => {
+    const { id } = z.object({ id: z.string().regex(/^\d+$/).transform(Number) }).parse(req.params);
+    const q = req.query as { suffix?: string; reset_balance?: string };
+    const newId = await ctx.channelsService.copy(id, q.suffix ?? '_复制', q.reset_balance !== 'false');
+    return ok({ id: newId });
+  });
   app.put('/api/channel/', { preHandler: admin }, async (req) => {
     const raw = (req.body ?? {}) as Record<string, unknown>;
     const body = channelInput.parse(raw);

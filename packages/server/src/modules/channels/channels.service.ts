@@ -119,6 +119,29 @@ export class ChannelsService {
   }
 
   /**
+   * Copies a channel with its stored key (which never leaves the server), under the name plus
+   * `suffix`; usage counters, test results and balance start afresh. Returns the new id.
+   */
+  async copy(id: number, suffix: string, resetBalance: boolean): Promise<number> {
+    const src = await this.repo.get(id);
+    if (!src) throw new AppError('CHANNEL_NOT_FOUND');
+    const { id: _id, ...rest } = src;
+    const [newId] = await this.repo.insertMany([
+      {
+        ...rest,
+        name: `${src.name}${suffix}`,
+        created_time: nowSec(),
+        used_quota: 0,
+        response_time: 0,
+        test_time: 0,
+        balance: resetBalance ? 0 : src.balance,
+        balance_updated_time: resetBalance ? 0 : src.balance_updated_time,
+      },
+    ]);
+    return newId!;
+  }
+
+  /**
    * Full edit, or a partial `{id, status|priority|weight}` from the list's row controls. An empty
    * key keeps the stored one (the console never receives keys, so it sends "").
    */

@@ -8,7 +8,7 @@ const STATUS_FIELDS = [
   'chats', 'chat_link', 'chat_link2', 'enable_drawing', 'enable_task', 'enable_data_export', 'data_export_default_time',
   'default_collapse_sidebar', 'mj_notify_enabled', 'top_up_link', 'min_topup', 'enable_online_topup', 'price',
   'turnstile_check', 'turnstile_site_key', 'email_verification', 'github_oauth', 'github_client_id', 'linuxdo_oauth',
-  'linuxdo_client_id', 'telegram_oauth', 'telegram_bot_name', 'wechat_login', 'wechat_qrcode', 'enable_batch_update',
+  'linuxdo_client_id', 'telegram_oauth', 'telegram_bot_name', 'wechat_login', 'wechat_qrcode', 'enable_batch_update', 'display_token_stat',
 ];
 
 describe.each(testDbKinds())('options and status on %s', (kind) => {

@@ -30,6 +30,7 @@ export function buildStatus(ctx: AppContext) {
     enable_online_topup: o.str('PayAddress') !== '' && o.str('EpayId') !== '' && o.str('EpayKey') !== '',
     quota_per_unit: o.num('QuotaPerUnit'),
     display_in_currency: o.bool('DisplayInCurrencyEnabled'),
+    display_token_stat: o.bool('DisplayTokenStatEnabled'),
     chat_link: o.str('ChatLink'),
     chat_link2: o.str('ChatLink2'),
     chats: Array.isArray(chats) ? chats : [],

@@ -140,6 +140,9 @@ export const testAllChannels = () => api.get<unknown>('/api/channel/test');
 export const updateAllBalances = () => api.get<{ updated?: number; disabled?: number }>('/api/channel/update_balance');
 export const deleteDisabledChannels = () => api.delete<number>('/api/channel/disabled');
 export const deleteChannels = (ids: number[]) => api.post<number>('/api/channel/batch', { ids });
+/** Server-side copy: the stored key never reaches the browser, so only the server can copy it. */
+export const copyChannel = (id: number, suffix: string) =>
+  api.post<{ id: number }>(`/api/channel/copy/${id}`, undefined, { params: { suffix }, silent: true });
 export const fixChannels = () => api.post<number>('/api/channel/fix');
 export const setBatchTag = (ids: number[], tag: string) => api.post<number>('/api/channel/batch/tag', { ids, tag });
 export const setTagStatus = (tag: string, enabled: boolean) =>

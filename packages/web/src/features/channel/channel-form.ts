@@ -65,11 +65,6 @@ export function channelToFormValues(channel: Channel): ChannelFormValues {
   };
 }
 
-/** Copy: the same configuration under a new name; the operator enters the key again (it never leaves the server). */
-export function channelToCopyValues(channel: Channel, suffix: string): ChannelFormValues {
-  return { ...channelToFormValues(channel), name: `${channel.name}${suffix}` };
-}
-
 export type ChannelFormProblem =
   | 'nameKey'
   | 'groups'

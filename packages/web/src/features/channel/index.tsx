@@ -2,7 +2,6 @@ import { Card } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import type { Channel } from './api';
 import { BatchTagModal } from './components/batch-tag-modal';
 import { ChannelDrawer } from './components/channel-drawer';
 import { ChannelTable } from './components/channel-table';
@@ -13,8 +12,8 @@ import { useChannelList } from './use-channel-list';
 import './channel.css';
 
 /**
- * Spec screen 7. The drawer follows the route: /channel/add creates (a copy carries its source in
- * the navigation state), /channel/edit/:id edits; closing it returns to /channel.
+ * Spec screen 7. The drawer follows the route: /channel/add creates, /channel/edit/:id edits;
+ * closing it returns to /channel. Copy happens on the server (it keeps the stored key).
  */
 export default function ChannelPage() {
   const { t } = useTranslation('channel');
@@ -28,7 +27,6 @@ export default function ChannelPage() {
 
   const editId = params.id ? Number(params.id) : null;
   const creating = location.pathname.replace(/\/+$/, '') === '/channel/add';
-  const copyOf = creating ? ((location.state as { copyOf?: Channel } | null)?.copyOf ?? null) : null;
 
   return (
     <Card title={t('title')} className="mg-page-card">
@@ -63,7 +61,7 @@ export default function ChannelPage() {
         onTest={actions.test}
         onToggle={actions.toggle}
         onEdit={(channel) => navigate(`/channel/edit/${channel.id}`)}
-        onCopy={(channel) => navigate('/channel/add', { state: { copyOf: channel } })}
+        onCopy={actions.copy}
         onDelete={actions.remove}
         onPatch={actions.patch}
         onBalance={actions.balance}
@@ -74,7 +72,6 @@ export default function ChannelPage() {
       <ChannelDrawer
         open={creating || editId !== null}
         channelId={editId}
-        copyOf={copyOf}
         onClose={() => navigate('/channel')}
       />
       <BatchTagModal

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { showError, showSuccess, toast } from '../../lib/feedback';
 import {
   channelKeys,
+  copyChannel,
   deleteChannel,
   deleteChannels,
   deleteDisabledChannels,
@@ -44,6 +45,12 @@ export function useChannelActions(selected: number[] | null, clearSelection: () 
     mutationFn: ({ channel, values }: { channel: Channel; values: { status?: number; priority?: number; weight?: number } }) =>
       patchChannel(channel.id, values),
     onSuccess: () => showSuccess(t('message.updated')),
+    onSettled: refresh,
+  });
+  const copy = useMutation({
+    mutationFn: (channel: Channel) => copyChannel(channel.id, t('copySuffix')),
+    onSuccess: (_data, channel) => showSuccess(t('message.copied', { name: channel.name })),
+    onError: (error: Error) => showError(t('message.copyFailed', { message: error.message })),
     onSettled: refresh,
   });
   const remove = useMutation({
@@ -106,6 +113,7 @@ export function useChannelActions(selected: number[] | null, clearSelection: () 
     toggle: (channel: Channel, status: number) => patch.mutate({ channel, values: { status } }),
     patch: (channel: Channel, values: { priority?: number; weight?: number }) => patch.mutate({ channel, values }),
     remove: (channel: Channel) => remove.mutate(channel),
+    copy: (channel: Channel) => copy.mutate(channel),
     balance: (channel: Channel) => balance.mutate(channel),
     tagStatus: (name: string, enabled: boolean) => tag.mutate({ tag: name, enabled }),
     tagPatch: (name: string, edit: Omit<TagEdit, 'tag'>) => tag.mutate({ tag: name, edit }),

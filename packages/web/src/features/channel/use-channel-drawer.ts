@@ -2,22 +2,20 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { showError, showSuccess } from '../../lib/feedback';
-import { channelKeys, createChannel, fetchChannel, updateChannel, type Channel } from './api';
+import { channelKeys, createChannel, fetchChannel, updateChannel } from './api';
 import {
   buildChannelPayload,
-  channelToCopyValues,
   channelToFormValues,
   DEFAULT_CHANNEL_VALUES,
   type ChannelFormValues,
   type ChannelPayload,
 } from './channel-form';
 
-/** Loading and saving for the channel drawer; no id means create mode (a copy is a prefilled create). */
+/** Loading and saving for the channel drawer; no id means create mode. */
 export function useChannelDrawer(
   form: FormInstance<ChannelFormValues>,
   open: boolean,
   channelId: number | null,
-  copyOf: Channel | null,
   onDone: () => void,
 ) {
   const { t } = useTranslation('channel');
@@ -34,9 +32,7 @@ export function useChannelDrawer(
 
   const initialValues =
     mode === 'create'
-      ? copyOf
-        ? channelToCopyValues(copyOf, t('copySuffix'))
-        : DEFAULT_CHANNEL_VALUES
+      ? DEFAULT_CHANNEL_VALUES
       : channel.data
         ? channelToFormValues(channel.data)
         : undefined;

@@ -1,6 +1,5 @@
 import { Button, Drawer, Form, Grid, Result, Skeleton, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { Channel } from '../api';
 import type { ChannelFormValues } from '../channel-form';
 import { useChannelDrawer } from '../use-channel-drawer';
 import { AdvancedFields } from './drawer-advanced-fields';
@@ -10,17 +9,16 @@ import { ModelFields } from './drawer-model-fields';
 interface ChannelDrawerProps {
   open: boolean;
   channelId: number | null;
-  copyOf: Channel | null;
   onClose: () => void;
 }
 
-export function ChannelDrawer({ open, channelId, copyOf, onClose }: ChannelDrawerProps) {
+export function ChannelDrawer({ open, channelId, onClose }: ChannelDrawerProps) {
   const { t } = useTranslation('channel');
   const screens = Grid.useBreakpoint();
   const [form] = Form.useForm<ChannelFormValues>();
-  const drawer = useChannelDrawer(form, open, channelId, copyOf, onClose);
+  const drawer = useChannelDrawer(form, open, channelId, onClose);
 
-  const title = drawer.mode === 'edit' ? t('drawer.editTitle') : copyOf ? t('drawer.copyTitle') : t('drawer.createTitle');
+  const title = drawer.mode === 'edit' ? t('drawer.editTitle') : t('drawer.createTitle');
   return (
     <Drawer
       open={open}
@@ -43,7 +41,7 @@ export function ChannelDrawer({ open, channelId, copyOf, onClose }: ChannelDrawe
         <Skeleton active paragraph={{ rows: 10 }} />
       ) : (
         <Form
-          key={`${drawer.mode}-${channelId ?? 'new'}-${copyOf?.id ?? ''}`}
+          key={`${drawer.mode}-${channelId ?? 'new'}`}
           form={form}
           layout="vertical"
           name="channel"

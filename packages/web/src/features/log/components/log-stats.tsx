@@ -11,12 +11,12 @@ interface LogStatsProps {
 }
 
 /**
- * Summary badges over the filter: quota, RPM and TPM from the stat call. /api/status carries no
- * DisplayTokenStatEnabled flag, so token sums are shown for the rows on this page.
+ * Summary badges over the filter: quota, RPM and TPM from the stat call, plus token sums for the
+ * rows on this page unless the operator turned DisplayTokenStatEnabled off.
  */
 export function LogStats({ stat, loading, items }: LogStatsProps) {
   const { t } = useTranslation('log');
-  const { quotaDisplay } = useStatus();
+  const { quotaDisplay, status } = useStatus();
   const prompt = items.reduce((sum, item) => sum + (item.prompt_tokens || 0), 0);
   const completion = items.reduce((sum, item) => sum + (item.completion_tokens || 0), 0);
   const value = (text: string) => (loading && !stat ? '…' : text);
@@ -35,9 +35,11 @@ export function LogStats({ stat, loading, items }: LogStatsProps) {
           {t('stat.tpm', { value: value(formatNumber(stat?.tpm ?? 0)) })}
         </Tag>
       </Tooltip>
-      <Tooltip title={t('stat.tokensHint')}>
-        <Tag className="mg-stat-tag">{t('stat.tokens', { prompt: formatNumber(prompt), completion: formatNumber(completion) })}</Tag>
-      </Tooltip>
+      {status.display_token_stat !== false && (
+        <Tooltip title={t('stat.tokensHint')}>
+          <Tag className="mg-stat-tag">{t('stat.tokens', { prompt: formatNumber(prompt), completion: formatNumber(completion) })}</Tag>
+        </Tooltip>
+      )}
     </Space>
   );
 }
