@@ -24,6 +24,8 @@ process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'modelgate-e2e-'));
 process.env.E2E_FAKE_PORT ??= freePort();
 const port = process.env.E2E_PORT;
 const fakePort = process.env.E2E_FAKE_PORT;
+process.env.E2E_SMTP_PORT ??= freePort();
+process.env.E2E_SMTP_HTTP_PORT ??= freePort();
 const baseURL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({
@@ -58,6 +60,16 @@ export default defineConfig({
     },
   },
   webServer: [
+    {
+      // Captures password-reset mail; the HTTP side door lets a test read it.
+      command: `node packages/testkit/dist/smtp-cli.js --port ${process.env.E2E_SMTP_PORT} --http-port ${process.env.E2E_SMTP_HTTP_PORT}`,
+      cwd: root,
+      url: `http://127.0.0.1:${process.env.E2E_SMTP_HTTP_PORT}/messages`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
     {
       command: `node packages/testkit/dist/cli.js --port ${fakePort} --key sk-e2e-upstream`,
       cwd: root,
