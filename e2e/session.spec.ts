@@ -33,5 +33,6 @@ test('guards: visitors go to /login, users cannot open admin screens, unknown pa
 
   // The aff query value from an invite link is kept for registration.
   await page.goto('/login?aff=INV1');
-  expect(await page.evaluate(() => localStorage.getItem('aff'))).toBe('INV1');
+  // Stored by the login screen once it mounts, which can land just after the load event.
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('aff'))).toBe('INV1');
 });

@@ -24,6 +24,9 @@ describe('formatQuota', () => {
     expect(formatQuota(500000, dollars)).toBe('$1.00');
     expect(formatQuota(250000, dollars)).toBe('$0.50');
     expect(formatQuota(1, dollars, 6)).toBe('$0.000002');
+    // Tiny but real amounts keep their significant digits instead of reading as free.
+    expect(formatQuota(8, dollars, 4)).toBe('$0.000016');
+    expect(formatQuota(0, dollars, 4)).toBe('$0.0000');
   });
   it('shows raw units, abbreviated, when currency display is off', () => {
     expect(formatQuota(500000, units)).toBe('500.0k');

@@ -35,7 +35,11 @@ export function dollarsToQuota(dollars: number, quotaPerUnit: number): number {
 export function formatQuota(quota: number, display: QuotaDisplay, digits = 2): string {
   const value = Number.isFinite(quota) ? quota : 0;
   if (display.displayInCurrency) {
-    return `$${quotaToDollars(value, display.quotaPerUnit).toFixed(digits)}`;
+    const dollars = quotaToDollars(value, display.quotaPerUnit);
+    const shown = dollars.toFixed(digits);
+    // A real but tiny charge must not read as free: show its first significant digits instead.
+    if (Number(shown) === 0 && dollars !== 0) return `$${dollars.toPrecision(2)}`;
+    return `$${shown}`;
   }
   return formatNumber(value);
 }
