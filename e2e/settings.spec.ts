@@ -14,13 +14,13 @@ test('personal settings: invite link, access token, password change and account 
   await page.locator('.ant-card').filter({ hasText: tr(lang, 'setting:invite.title') })
     .getByRole('button', { name: tr(lang, 'common:action.copy'), exact: true }).click();
   await expect(page.getByText(tr(lang, 'setting:invite.copied'))).toBeVisible();
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await invite.inputValue());
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(await invite.inputValue());
 
   await page.getByRole('button', { name: tr(lang, 'setting:accessToken.generate'), exact: true }).click();
   await expect(page.getByText(tr(lang, 'setting:accessToken.copied'))).toBeVisible();
   const accessToken = await page.getByTestId('access-token').inputValue();
   expect(accessToken.length).toBeGreaterThan(16);
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(accessToken);
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(accessToken);
 
   const passwordCard = page.locator('.ant-card').filter({ hasText: tr(lang, 'setting:password.title') });
   await passwordCard.getByLabel(tr(lang, 'setting:password.new'), { exact: true }).fill('newpassword1');

@@ -23,7 +23,7 @@ for (const lang of ['zh', 'en'] as Lang[]) {
     const first = rows.filter({ has: page.getByText('ci', { exact: true }) });
     await first.getByRole('button', { name: tr(lang, 'common:action.copy'), exact: true }).click();
     await expect(page.getByText(tr(lang, 'token:copied'), { exact: true })).toBeVisible();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^sk-[A-Za-z0-9]{48}$/);
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toMatch(/^sk-[A-Za-z0-9]{48}$/);
 
     // Copy selected: refused without a selection, then one "name    sk-key" line per token.
     await page.getByRole('button', { name: tr(lang, 'token:copySelected'), exact: true }).click();
