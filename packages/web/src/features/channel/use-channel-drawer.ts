@@ -44,7 +44,8 @@ export function useChannelDrawer(
       showSuccess(mode === 'create' ? t('drawer.created') : t('drawer.updated'));
       onDone();
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: channelKeys.all }),
+    // Not awaited: the drawer is done when the save is, not when the list has been fetched again.
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: channelKeys.all }),
   });
 
   const submit = () => {
