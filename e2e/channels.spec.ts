@@ -32,7 +32,8 @@ async function addChannel(page: Page, lang: Lang, channel: NewChannel) {
   if (channel.type) {
     await drawer.getByLabel(t('channel:field.type'), { exact: true }).click();
     await page.keyboard.type(channel.type);
-    await page.keyboard.press('Enter');
+    // Pick the option itself: an Enter before the list has filtered would submit the form.
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: channel.type }).first().click();
   }
   await drawer.getByLabel(t('channel:field.name'), { exact: true }).fill(channel.name);
   await drawer.getByLabel(channel.baseUrlLabel ?? t('channel:field.baseUrl.proxy'), { exact: true }).fill(channel.baseUrl);

@@ -70,6 +70,9 @@ export default function ChannelPage() {
         onTagPatch={actions.tagPatch}
       />
       <ChannelDrawer
+        // A fresh form per opening: antd keeps a form's values after its fields unmount, so a
+        // reused instance would carry the last channel's values into the next create.
+        key={creating || editId !== null ? location.key : 'closed'}
         open={creating || editId !== null}
         channelId={editId}
         onClose={() => navigate('/channel')}
