@@ -71,7 +71,6 @@ export const channelKeys = {
   search: (search: ChannelSearch, idSort: boolean, tagMode: boolean) =>
     ['channels', 'search', search, idSort, tagMode] as const,
   detail: (id: number) => ['channels', 'detail', id] as const,
-  groups: ['groups'] as const,
   allModels: ['channel-models'] as const,
   modelsByType: ['models-by-type'] as const,
 };
@@ -149,10 +148,6 @@ export const setTagStatus = (tag: string, enabled: boolean) =>
   api.post<unknown>(`/api/channel/tag/${enabled ? 'enabled' : 'disabled'}`, { tag });
 export const editTag = (edit: TagEdit) => api.put<unknown>('/api/channel/tag', edit);
 
-/** Group names defined by GroupRatio. */
-export async function fetchGroups(): Promise<string[]> {
-  return asArray<string>(await api.get('/api/group/'));
-}
 
 /** Every model the gateway knows (`{id}` objects; the UI uses `.id`). */
 export async function fetchAllModels(): Promise<string[]> {

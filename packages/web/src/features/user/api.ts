@@ -44,7 +44,6 @@ export const userKeys = {
   all: ['users'] as const,
   list: (query: UserQuery) => ['users', 'list', query] as const,
   detail: (id: number) => ['users', 'detail', id] as const,
-  groups: ['groups'] as const,
 };
 
 /** Paged style (console-api.md §5): 1-based `p`; the search endpoint is used once a filter is set. */
@@ -60,16 +59,6 @@ export async function fetchUsers(query: UserQuery): Promise<Paged<ManagedUser>> 
     page: Number(data?.page) || query.page,
     page_size: Number(data?.page_size) || query.pageSize,
   };
-}
-
-/** Groups are optional here: if the endpoint is missing or fails, filtering by group is just not offered. */
-export async function fetchGroups(): Promise<string[]> {
-  try {
-    const groups = await api.get<string[]>('/api/group/', undefined, { silent: true });
-    return Array.isArray(groups) ? groups : [];
-  } catch {
-    return [];
-  }
 }
 
 export function fetchUser(id: number): Promise<ManagedUser> {

@@ -1,8 +1,8 @@
 import { PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
 import { Button, Form, Input, Popconfirm, Select, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { channelKeys, fetchGroups, type ChannelSearch } from '../api';
+import { useGroups } from '../../../lib/groups';
+import type { ChannelSearch } from '../api';
 
 export interface ChannelToolbarProps {
   idSort: boolean;
@@ -26,7 +26,7 @@ export interface ChannelToolbarProps {
 
 function SearchForm({ onSearch }: Pick<ChannelToolbarProps, 'onSearch'>) {
   const { t } = useTranslation('channel');
-  const groups = useQuery({ queryKey: channelKeys.groups, queryFn: fetchGroups, staleTime: 60_000 });
+  const groups = useGroups();
   return (
     <Form
       layout="inline"

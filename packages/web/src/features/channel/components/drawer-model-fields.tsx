@@ -3,7 +3,8 @@ import { Button, Form, Input, Select, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showError, showSuccess } from '../../../lib/feedback';
-import { channelKeys, fetchAllModels, fetchGroups, fetchModelsByType, fetchUpstreamModels } from '../api';
+import { useGroups } from '../../../lib/groups';
+import { channelKeys, fetchAllModels, fetchModelsByType, fetchUpstreamModels } from '../api';
 import { addCustomModels, type ChannelFormValues } from '../channel-form';
 import { modelsForType } from '../channel-types';
 
@@ -19,7 +20,7 @@ export function ModelFields({ mode, channelId }: ModelFieldsProps) {
   const type = Form.useWatch('type', form) ?? 1;
   const selected: string[] = Form.useWatch('models', form) ?? [];
   const [custom, setCustom] = useState('');
-  const groups = useQuery({ queryKey: channelKeys.groups, queryFn: fetchGroups, staleTime: 60_000 });
+  const groups = useGroups();
   const allModels = useQuery({ queryKey: channelKeys.allModels, queryFn: fetchAllModels, staleTime: 300_000 });
   const byType = useQuery({ queryKey: channelKeys.modelsByType, queryFn: fetchModelsByType, staleTime: 300_000 });
 

@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Form, Input, InputNumber, Modal, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { showError } from '../../../lib/feedback';
-import { channelKeys, fetchAllModels, fetchGroups, type TagEdit } from '../api';
+import { useGroups } from '../../../lib/groups';
+import { channelKeys, fetchAllModels, type TagEdit } from '../api';
 import { buildTagEdit, type TagFormValues } from '../tag-form';
 
 interface EditTagModalProps {
@@ -17,7 +18,7 @@ export function EditTagModal({ tag, onClose, onSave }: EditTagModalProps) {
   const [form] = Form.useForm<TagFormValues>();
   const open = tag !== null;
   const models = useQuery({ queryKey: channelKeys.allModels, queryFn: fetchAllModels, staleTime: 300_000, enabled: open });
-  const groups = useQuery({ queryKey: channelKeys.groups, queryFn: fetchGroups, staleTime: 60_000, enabled: open });
+  const groups = useGroups(open);
 
   const submit = (values: TagFormValues) => {
     if (tag === null) return;

@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
 import { showSuccess } from '../../../lib/feedback';
 import { formatQuota } from '../../../lib/quota';
-import { fetchGroups, fetchUser, updateUser, userKeys, type ManagedUser } from '../api';
+import { useGroups } from '../../../lib/groups';
+import { fetchUser, updateUser, userKeys, type ManagedUser } from '../api';
 
 interface EditUserDrawerProps {
   userId: number | null;
@@ -35,7 +36,7 @@ export function EditUserDrawer({ userId, onClose, onSaved }: EditUserDrawerProps
     enabled: open,
     gcTime: 0,
   });
-  const groups = useQuery({ queryKey: userKeys.groups, queryFn: fetchGroups, staleTime: 60_000 });
+  const groups = useGroups();
 
   useEffect(() => {
     if (user.data) {

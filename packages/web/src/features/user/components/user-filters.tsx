@@ -1,8 +1,7 @@
 import { PlusOutlined, SearchOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
 import { Button, Form, Input, Select, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { fetchGroups, userKeys } from '../api';
+import { useGroups } from '../../../lib/groups';
 
 export interface UserFilterValues {
   keyword: string;
@@ -16,7 +15,7 @@ interface UserFiltersProps {
 
 export function UserFilters({ onSearch, onAdd }: UserFiltersProps) {
   const { t } = useTranslation('user');
-  const groups = useQuery({ queryKey: userKeys.groups, queryFn: fetchGroups, staleTime: 60_000 });
+  const groups = useGroups();
 
   return (
     <div className="mg-toolbar">
