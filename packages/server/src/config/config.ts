@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -15,6 +16,13 @@ export interface Config {
   sessionSecretGenerated: boolean;
   cryptoSecret: string;
   nodeType: 'master' | 'slave';
+  /**
+   * This process's name in the ledger and job locks (NODE_ID; default host name and port). It must
+   * be stable across restarts of one node and different between nodes sharing a database.
+   */
+  nodeId: string;
+  /** Seconds a node's reservation lease lasts without renewal before another node may release it. */
+  ledgerLeaseSec: number;
   syncFrequencySec: number;
   initialRootPassword: string;
   frontendBaseUrl: string;
@@ -100,6 +108,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     throw new ConfigError('NODE_TYPE', `expected "master" or "slave", got "${nodeTypeRaw}"`);
   }
 
+  const nodeId = str(env, 'NODE_ID', '') || `${os.hostname()}:${port}`;
+  if (nodeId.length > 64 || !/^[\w.:@-]+$/.test(nodeId)) {
+    throw new ConfigError('NODE_ID', 'expected at most 64 letters, digits or . : @ _ -');
+  }
+
   let sessionSecret = str(env, 'SESSION_SECRET', '');
   const sessionSecretGenerated = sessionSecret === '';
   if (sessionSecret === 'random_string') {
@@ -127,6 +140,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     sessionSecretGenerated,
     cryptoSecret: str(env, 'CRYPTO_SECRET', '') || sessionSecret,
     nodeType: nodeTypeRaw,
+    nodeId,
+    ledgerLeaseSec: int(env, 'LEDGER_LEASE_SEC', 60, 2),
     syncFrequencySec: int(env, 'SYNC_FREQUENCY', 60, 1),
     initialRootPassword: str(env, 'INITIAL_ROOT_PASSWORD', '123456'),
     frontendBaseUrl,
