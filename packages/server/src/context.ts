@@ -10,6 +10,7 @@ import type { UsersRepository } from './modules/users/users.repository.js';
 import type { UsersService } from './modules/users/users.service.js';
 import type { VerificationCodes } from './modules/users/verification-codes.js';
 import type { RelayServices } from './relay/relay-services.js';
+import type { QuotaLedger } from './ledger/quota-ledger.js';
 import type { ChannelsRepository } from './modules/channels/channels.repository.js';
 import type { ChannelsService } from './modules/channels/channels.service.js';
 
@@ -29,6 +30,8 @@ export interface AppContext {
   rateLimitStore: RateLimitStore;
   /** Relay caches (tokens, users, channels), the billing ledger and the upstream pool. */
   relay: RelayServices;
+  /** Every quota movement that is not a relayed request (ledger/quota-ledger.ts). */
+  quotaLedger: QuotaLedger;
   channels: ChannelsRepository;
   channelsService: ChannelsService;
   channelOps: ChannelOps;

@@ -11,6 +11,7 @@ import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
 import { VerificationCodes } from './modules/users/verification-codes.js';
 import { RelayServices } from './relay/relay-services.js';
+import { QuotaLedger } from './ledger/quota-ledger.js';
 import { ChannelsRepository } from './modules/channels/channels.repository.js';
 import { ChannelsService } from './modules/channels/channels.service.js';
 import { ChannelOps } from './modules/channels/channel-ops.service.js';
@@ -50,6 +51,7 @@ export function createContext(config: Readonly<Config>, db: Db): AppContext {
     },
   } as unknown as AppContext;
   ctx.relay = new RelayServices(db, config);
+  ctx.quotaLedger = new QuotaLedger(db);
   // Token and user edits reach the relay's in-memory lookups at once.
   ctx.tokens.onWrite = (id) => ctx.relay.auth.invalidateToken(id);
   ctx.users.onWrite = (id) => ctx.relay.auth.invalidateUser(id);

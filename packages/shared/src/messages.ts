@@ -93,6 +93,8 @@ export const SERVER_MESSAGES = {
   RELAY_USER_QUOTA_INSUFFICIENT: { zh: '用户额度不足', en: 'Insufficient user quota' },
   RELAY_PRE_CONSUME_FAILED: { zh: '预扣费额度失败', en: 'Pre-consuming quota failed' },
   RELAY_TOKEN_QUOTA_INSUFFICIENT: { zh: '令牌额度不足', en: 'Insufficient token quota' },
+  RELAY_REQUEST_FINISHED: { zh: '该请求 ID 已结算，不能再次预扣', en: 'This request id has already been settled and cannot be reserved again' },
+  RELAY_SPEND_LIMIT_REACHED: { zh: '额度已用到上限，回答在此截断', en: 'The quota limit was reached; the answer was cut off here' },
   RELAY_INVALID_REQUEST: { zh: '无效的请求', en: 'Invalid request' },
   RELAY_NOT_IMPLEMENTED: { zh: 'API not implemented', en: 'API not implemented' },
   RELAY_UNSUPPORTED: { zh: '该渠道类型不支持此接口', en: 'This channel type does not support this endpoint' },

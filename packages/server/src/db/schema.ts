@@ -204,6 +204,36 @@ export interface ReservationsTable {
   user_amount: number;
   token_amount: number;
   created_at: number;
+  node_id: Def<string>;
+  lease_until: Def<number>;
+}
+
+/** A request's terminal ledger outcome (migration 0004): state 2 settled, 3 released. */
+export interface LedgerRequestsTable {
+  request_id: string;
+  state: number;
+  user_id: number;
+  token_id: number;
+  charge: Def<number>;
+  token_taken: Def<number>;
+  shortfall: Def<number>;
+  created_at: number;
+}
+
+/** Every quota movement that is not a relayed request (migration 0004). */
+export interface LedgerEntriesTable {
+  id: Id;
+  user_id: number;
+  token_id: Def<number>;
+  kind: string;
+  quota_delta: Def<number>;
+  used_delta: Def<number>;
+  aff_delta: Def<number>;
+  token_remain_delta: Def<number>;
+  token_used_delta: Def<number>;
+  actor_id: Def<number>;
+  ref: Def<string | null>;
+  created_at: number;
 }
 
 export interface Database {
@@ -219,6 +249,8 @@ export interface Database {
   top_ups: TopUpsTable;
   quota_data: QuotaDataTable;
   reservations: ReservationsTable;
+  ledger_requests: LedgerRequestsTable;
+  ledger_entries: LedgerEntriesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,34 +1,35 @@
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 
 /**
- * Ledger recovery. A reservation left in the table means its request never settled (the process
- * died mid-request): start-up gives every such reservation back. A periodic sweep releases
- * reservations older than `maxAgeSec` — longer than any request can run — for nodes that crashed
- * while others keep serving (multi-node). Settling after a release charges afresh, so a sweep
- * racing a very slow request never loses money.
+ * Ledger recovery and leases (docs/ledger.md). A reservation row means a request has not settled
+ * yet. Each node renews the leases of the reservations it holds; at start-up it releases its own
+ * reservations from before it started (it crashed), and a periodic sweep releases any node's
+ * reservations whose lease ran out (that node is gone). A live node's in-flight requests are never
+ * touched, and a release that races a late settle still ends in exactly one outcome.
  */
-export async function releaseReservationsAtStartup(ctx: AppContext, startedAt: number): Promise<number> {
-  return ctx.relay.ledger.releaseStale(startedAt + 1);
-}
-
-export function startReservationSweep(ctx: AppContext, maxAgeSec = 6 * 3600, everyMs = 10 * 60_000): () => void {
-  const timer = setInterval(() => {
-    ctx.relay.ledger.releaseStale(Math.floor(Date.now() / 1000) - maxAgeSec).catch(() => undefined);
-  }, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
-}
-
-/** Wires recovery into the app's life cycle: release before the first request, sweep while running. */
-export function registerLedgerJobs(app: import('fastify').FastifyInstance, ctx: AppContext): void {
-  let stop: (() => void) | undefined;
+export function registerLedgerJobs(app: FastifyInstance, ctx: AppContext): void {
+  const ledger = ctx.relay.ledger;
+  const timers: NodeJS.Timeout[] = [];
+  const every = (ms: number, name: string, fn: () => Promise<unknown>) => {
+    const t = setInterval(() => {
+      fn().catch((err: unknown) => app.log.error({ err, job: name, node: ledger.nodeId }, `ledger job ${name} failed; retrying on the next tick`));
+    }, ms);
+    t.unref();
+    timers.push(t);
+  };
   app.addHook('onReady', async () => {
-    const released = await releaseReservationsAtStartup(ctx, Math.floor(Date.now() / 1000));
-    if (released) app.log.warn(`released ${released} reservation(s) left by an unfinished run`);
-    stop = startReservationSweep(ctx);
+    const released = await ledger.recover();
+    if (released) app.log.warn(`released ${released} reservation(s) left by an unfinished run or an expired lease`);
+    const leaseMs = ledger.leaseSec * 1000;
+    every(Math.max(500, Math.floor(leaseMs / 3)), 'lease-renewal', () => ledger.renewLeases());
+    every(Math.max(1000, Math.floor(leaseMs / 2)), 'reservation-sweep', async () => {
+      const n = await ledger.recover();
+      if (n) app.log.warn(`released ${n} reservation(s) whose lease expired`);
+    });
   });
   app.addHook('onClose', async () => {
-    stop?.();
+    for (const t of timers) clearInterval(t);
     await ctx.relay.close();
   });
 }

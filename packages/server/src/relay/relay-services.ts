@@ -3,7 +3,7 @@ import type { Agent } from 'undici';
 import type { Config } from '../config/config.js';
 import type { Db } from '../db/client.js';
 import { AuthCache } from './auth-cache.js';
-import { Ledger } from './billing/ledger.js';
+import { Ledger } from '../ledger/ledger.js';
 import { ChannelCache } from './channel-cache.js';
 import { SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { createUpstreamAgent } from './upstream.js';
@@ -30,7 +30,7 @@ export class RelayServices {
     const ttl = config.syncFrequencySec * 1000;
     this.auth = new AuthCache(handle, ttl);
     this.channels = new ChannelCache(handle, ttl);
-    this.ledger = new Ledger(handle);
+    this.ledger = new Ledger(handle, config.nodeId, config.ledgerLeaseSec);
     this.agent = createUpstreamAgent(config.relayTimeoutSec, config.streamingTimeoutSec);
     this.checkpointer = new SqliteCheckpointer(handle, config.sqlitePath);
     const firstByte = config.relayFirstByteTimeoutSec;

@@ -1,6 +1,6 @@
 import { LogType } from '@modelgate/shared';
 import type { Usage } from './adapters/types.js';
-import type { LogValues } from './billing/ledger.js';
+import type { LogValues } from '../ledger/ledger.js';
 import { describePrice } from './billing/pricing.js';
 import type { RuntimeChannel } from './channel-cache.js';
 import type { Run } from './relay-run.js';

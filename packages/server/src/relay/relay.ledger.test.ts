@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { releaseReservationsAtStartup } from '../jobs/reservations.job.js';
+import { Ledger } from '../ledger/ledger.js';
+import { reconcile } from '../ledger/reconcile.js';
 import { addCaller, addChannel, balances, consumeLogs, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
 import { testDbKinds } from '../test-support/test-db.js';
 
@@ -106,29 +107,40 @@ describe.each(testDbKinds())('relay auth and ledger on %s', (kind) => {
       expect(after.tokenUsed + after.remain).toBe(2000);
     });
 
-    it('releases reservations left by a crash at start-up, exactly once', async () => {
+    it('recovery releases this node\'s reservations from before its start and expired leases, never a live node\'s', async () => {
       const c = await addCaller(h, { quota: 10_000, remain: 10_000 });
-      const db = h.server.ctx.db.db;
-      // What a crash mid-request leaves behind: the debit and its reservation row.
-      await db.updateTable('users').set({ quota: 7000 }).where('id', '=', c.userId).execute();
-      await db.updateTable('tokens').set({ remain_quota: 7000 }).where('id', '=', c.tokenId).execute();
-      await db.insertInto('reservations').values({ request_id: 'crashed-1', user_id: c.userId, token_id: c.tokenId, user_amount: 3000, token_amount: 3000, created_at: 100 }).execute();
-      expect(await releaseReservationsAtStartup(h.server.ctx, Math.floor(Date.now() / 1000))).toBe(1);
-      expect(await releaseReservationsAtStartup(h.server.ctx, Math.floor(Date.now() / 1000))).toBe(0);
+      const ctx = h.server.ctx;
+      const me = ctx.relay.ledger;
+      const now = Math.floor(Date.now() / 1000);
+      // What a crash of this node's previous run leaves: a debit and its reservation from before the start.
+      const previousRun = new Ledger(ctx.db, me.nodeId, 60);
+      expect(await previousRun.reserve({ requestId: 'crashed-1', userId: c.userId, tokenId: c.tokenId, tokenLimited: true, amount: 3000, now: me.startedAt - 100 })).toEqual({ ok: true, amount: 3000 });
+      // A node that died: its lease ran out. A live node: its lease is current.
+      const dead = new Ledger(ctx.db, 'dead-node', 5);
+      expect((await dead.reserve({ requestId: 'dead-1', userId: c.userId, tokenId: c.tokenId, tokenLimited: true, amount: 1000, now: now - 60 })).ok).toBe(true);
+      const live = new Ledger(ctx.db, 'live-node', 60);
+      expect((await live.reserve({ requestId: 'live-1', userId: c.userId, tokenId: c.tokenId, tokenLimited: true, amount: 2000, now })).ok).toBe(true);
+      expect((await balances(h, c)).quota).toBe(4000);
+      expect(await me.recover()).toBe(2);
+      expect(await me.recover()).toBe(0);
+      expect((await balances(h, c)).quota).toBe(8000);
+      expect(await live.settle({ requestId: 'live-1', userId: c.userId, tokenId: c.tokenId, tokenLimited: true, reserved: 2000, charge: 1500, channelId: 0, responseTimeMs: 1, log: null })).toEqual({ charged: 1500, duplicate: false });
       const after = await balances(h, c);
-      expect(after.quota).toBe(10_000);
-      expect(after.remain).toBe(10_000);
+      expect(after).toMatchObject({ quota: 8500, remain: 8500, userUsed: 1500, tokenUsed: 1500 });
+      expect((await reconcile(ctx.db.db)).ok).toBe(true);
     });
 
     it('a settle after recovery released the reservation charges afresh (never free, never double)', async () => {
       const c = await addCaller(h, { quota: 10_000, remain: 10_000 });
-      const ledger = h.server.ctx.relay.ledger;
+      const ctx = h.server.ctx;
+      const dead = new Ledger(ctx.db, 'slow-node', 5);
       const now = Math.floor(Date.now() / 1000);
-      expect(await ledger.reserve({ requestId: 'slow-1', userId: c.userId, tokenId: c.tokenId, tokenLimited: true, amount: 500, now: now - 10 })).toBe('ok');
-      await releaseReservationsAtStartup(h.server.ctx, now);
-      const charged = await ledger.settle({ requestId: 'slow-1', userId: c.userId, tokenId: c.tokenId, tokenLimited: true, reserved: 500, charge: 300, channelId: 0, responseTimeMs: 1, log: null });
-      expect(charged).toBe(300);
-      expect((await balances(h, c)).quota).toBe(9700);
+      expect(await dead.reserve({ requestId: 'slow-1', userId: c.userId, tokenId: c.tokenId, tokenLimited: true, amount: 500, now: now - 60 })).toEqual({ ok: true, amount: 500 });
+      expect(await ctx.relay.ledger.recover()).toBe(1);
+      const settled = await dead.settle({ requestId: 'slow-1', userId: c.userId, tokenId: c.tokenId, tokenLimited: true, reserved: 500, charge: 300, channelId: 0, responseTimeMs: 1, log: null });
+      expect(settled).toEqual({ charged: 300, duplicate: false });
+      expect(await balances(h, c)).toMatchObject({ quota: 9700, remain: 9700, userUsed: 300, tokenUsed: 300 });
+      expect((await reconcile(ctx.db.db)).ok).toBe(true);
     });
 
     it('an overrun the user cannot cover takes the balance to zero, not below, and logs the shortfall', async () => {
@@ -137,7 +149,7 @@ describe.each(testDbKinds())('relay auth and ledger on %s', (kind) => {
       const now = Math.floor(Date.now() / 1000);
       await ledger.reserve({ requestId: 'over-1', userId: c.userId, tokenId: c.tokenId, tokenLimited: true, amount: 400, now });
       let shortfallSeen = -1;
-      const charged = await ledger.settle({
+      const { charged } = await ledger.settle({
         requestId: 'over-1', userId: c.userId, tokenId: c.tokenId, tokenLimited: true, reserved: 400, charge: 5000, channelId: 0, responseTimeMs: 1,
         log: (q, shortfall) => {
           shortfallSeen = shortfall;

@@ -5,16 +5,18 @@ import { request as undiciRequest } from 'undici';
 import type { AppContext } from '../context.js';
 import { adapterFor } from './adapters/registry.js';
 import type { RelayMode, UpstreamError } from './adapters/types.js';
-import { estimateQuota, imageQuota, priceFor, usageQuota, type PricingTables } from './billing/pricing.js';
+import { usesMaxCompletionTokens } from './billing/output-caps.js';
+import { imageQuota, priceFor, usageQuota, type PricingTables } from './billing/pricing.js';
 import type { RuntimeChannel } from './channel-cache.js';
 import { localError, RelayError } from './relay-error.js';
 import { parseRelayInput } from './request-parse.js';
 import type { Attempt, Run } from './relay-run.js';
+import { meterAllows, reserve } from './relay-reserve.js';
 import { settle } from './relay-settle.js';
 import { pumpSse, SSE_HEADERS } from './stream-relay.js';
 import { assertModelAllowed, authenticateToken } from './token-auth.js';
 import { isRetryable, mapStatus, shouldDisableChannel } from './upstream.js';
-import { bufferedUsage, countedStreamUsage, localPromptTokens } from './usage-count.js';
+import { bufferedUsage, countedStreamUsage } from './usage-count.js';
 
 
 let seq = 0;
@@ -80,63 +82,6 @@ export async function relay(ctx: AppContext, req: FastifyRequest, reply: Fastify
     req.log.error({ err }, 'relay failed');
     sendError({ reply, requestId }, new RelayError(500, 'new_api_error', 'internal_error', 'internal error'), true);
   }
-}
-
-/** Estimate the cost and reserve it: a cheap upper bound first, the exact prompt count only if that does not fit. */
-async function reserve(run: Run): Promise<void> {
-  const { ctx, input, price, auth } = run;
-  const pre = ctx.options.num('PreConsumedQuota');
-  let exact = false;
-  let amount: number;
-  switch (input.mode) {
-    case 'images':
-      amount = imageQuota(price, input.image!);
-      exact = true;
-      break;
-    case 'speech':
-      amount = usageQuota(price, { promptTokens: [...String(input.body?.input ?? '')].length, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, audioInputTokens: 0, audioOutputTokens: 0 });
-      exact = true;
-      break;
-    case 'transcriptions':
-    case 'translations':
-      amount = estimateQuota(price, 0, undefined, pre);
-      exact = true;
-      break;
-    case 'embeddings':
-    case 'moderations':
-      // A token is at least one byte, so the body size bounds the prompt without tokenising it.
-      amount = estimateQuota(price, input.raw.length, undefined, 0);
-      break;
-    default:
-      amount = estimateQuota(price, input.raw.length, input.maxTokens, pre);
-  }
-  const tokenLimited = !auth.token.unlimited;
-  const attempt = (a: number) =>
-    ctx.relay.ledger.reserve({ requestId: run.requestId, userId: auth.user.id, tokenId: auth.token.id, tokenLimited, amount: a, now: Math.floor(Date.now() / 1000) });
-  let result = await attempt(amount);
-  if (result !== 'ok' && !exact) {
-    const prompt = await localPromptTokens(input);
-    const completion = input.mode === 'embeddings' || input.mode === 'moderations' ? 0 : undefined;
-    amount = completion === 0 ? estimateQuota(price, prompt, undefined, 0) : estimateQuota(price, prompt, input.maxTokens, pre);
-    result = await attempt(amount);
-  }
-  if (result === 'ok') {
-    run.reserved = amount;
-    return;
-  }
-  const db = ctx.db.db;
-  if (result === 'user') {
-    const row = await db.selectFrom('users').select('quota').where('id', '=', auth.user.id).executeTakeFirst();
-    const quota = Number(row?.quota ?? 0);
-    if (quota <= 0) throw localError(run.lang, 403, 'RELAY_USER_QUOTA_INSUFFICIENT', { type: 'insufficient_user_quota', errorCode: 'insufficient_user_quota' });
-    throw localError(run.lang, 400, 'RELAY_PRE_CONSUME_FAILED', { errorCode: 'pre_consume_token_quota_failed', detail: `user quota: ${quota}, need quota: ${amount}` });
-  }
-  const row = await db.selectFrom('tokens').select('remain_quota').where('id', '=', auth.token.id).executeTakeFirst();
-  if (Number(row?.remain_quota ?? 0) <= 0) {
-    await ctx.relay.markTokenStatus(auth.token.id, TokenStatus.Exhausted);
-    throw localError(run.lang, 401, 'RELAY_TOKEN_EXHAUSTED');
-  }
-  throw localError(run.lang, 403, 'RELAY_TOKEN_QUOTA_INSUFFICIENT', { errorCode: 'pre_consume_token_quota_failed' });
 }
 
 async function attemptLoop(run: Run, first: RuntimeChannel): Promise<void> {
@@ -214,6 +159,13 @@ function upstreamPayload(run: Run, ch: RuntimeChannel, upstreamModel: string, st
       delete body.stream_options;
       changed = true;
     }
+  }
+  if (run.maxTokensOverride !== undefined && (input.mode === 'chat' || input.mode === 'completions')) {
+    // A clamped reservation: ask for no more than it pays for (docs/ledger.md, spend limits).
+    const field = input.mode === 'chat' && (body.max_completion_tokens !== undefined || usesMaxCompletionTokens(upstreamModel)) ? 'max_completion_tokens' : 'max_tokens';
+    if (field === 'max_completion_tokens') delete body.max_tokens;
+    body[field] = run.maxTokensOverride;
+    changed = true;
   }
   if (prepare(body)) changed = true;
   void ch;
@@ -318,7 +270,15 @@ async function relayStream(run: Run, ch: RuntimeChannel, body: AsyncIterable<Buf
   const writeHead = () => {
     if (!raw.headersSent) raw.writeHead(200, rawHeaders(run.requestId, SSE_HEADERS));
   };
-  const out = await pumpSse(body, raw, { startedAt: run.startedAt, clientWantsUsage: run.input.clientWantsUsage, writeHead, clientGone: () => gone });
+  const out = await pumpSse(body, raw, {
+    startedAt: run.startedAt,
+    clientWantsUsage: run.input.clientWantsUsage,
+    writeHead,
+    clientGone: () => gone,
+    meter: run.meter ? (text) => meterAllows(run, text) : undefined,
+  });
+  // Spend limit reached: stop reading the upstream (it is still generating and would bill us).
+  if (out.broken === 'limit') abort.abort();
   if (out.broken === 'upstream' && out.forwarded === 0) {
     raw.off('close', onClose);
     return failure(502, 'new_api_error', 'stream_broken', 'the upstream closed the stream before sending data', true);
@@ -345,6 +305,9 @@ async function relayStream(run: Run, ch: RuntimeChannel, body: AsyncIterable<Buf
   if (out.broken === 'upstream') {
     const err = { error: { message: `the upstream stream broke off (request id: ${run.requestId})`, type: 'new_api_error', param: null, code: 'stream_broken' } };
     raw.end(`data: ${JSON.stringify(err)}\n\n`);
+  } else if (out.broken === 'limit') {
+    const message = `${localError(run.lang, 403, 'RELAY_SPEND_LIMIT_REACHED').message} (request id: ${run.requestId})`;
+    raw.end(`data: ${JSON.stringify({ error: { message, type: 'insufficient_quota', param: null, code: 'insufficient_quota' } })}\n\n`);
   } else {
     raw.end('data: [DONE]\n\n');
   }

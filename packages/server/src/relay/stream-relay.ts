@@ -12,8 +12,8 @@ export interface StreamOutcome {
   /** Milliseconds from the request start to the first forwarded event, or -1. */
   firstEventMs: number;
   forwarded: number;
-  /** Why the stream ended early, if it did. */
-  broken?: 'client' | 'upstream';
+  /** Why the stream ended early, if it did ('limit': the next chunk would have overspent). */
+  broken?: 'client' | 'upstream' | 'limit';
   /** The id / model / created of the last chunk, for a synthesised usage chunk. */
   meta: { id: string; model: string; created: number };
 }
@@ -47,15 +47,24 @@ function writeAsync(res: ServerResponse, data: string): Promise<void> | undefine
 export async function pumpSse(
   body: AsyncIterable<Buffer>,
   res: ServerResponse,
-  opts: { startedAt: number; clientWantsUsage: boolean; writeHead: () => void; clientGone: () => boolean },
+  opts: {
+    startedAt: number;
+    clientWantsUsage: boolean;
+    writeHead: () => void;
+    clientGone: () => boolean;
+    /** Spend metering: false when the event's completion text can no longer be paid for. */
+    meter?: (text: string) => Promise<boolean>;
+  },
 ): Promise<StreamOutcome> {
   const out: StreamOutcome = { usage: undefined, completionText: '', maxToolCalls: 0, firstEventMs: -1, forwarded: 0, meta: { id: '', model: '', created: 0 } };
   const decoder = new TextDecoder();
   let pending = '';
   const texts: string[] = [];
+  const LIMIT = Symbol('limit');
 
   const handleEvent = async (ev: string): Promise<void> => {
     if (!ev.trim()) return;
+    const textsBefore = texts.length;
     let data = '';
     let hasData = false;
     for (const line of ev.split('\n')) {
@@ -97,6 +106,10 @@ export async function pumpSse(
         }
       }
     }
+    if (opts.meter && texts.length > textsBefore && !(await opts.meter(texts.slice(textsBefore).join('')))) {
+      texts.length = textsBefore;
+      throw LIMIT;
+    }
     if (opts.clientGone()) return;
     if (out.forwarded === 0) {
       out.firstEventMs = Date.now() - opts.startedAt;
@@ -120,8 +133,8 @@ export async function pumpSse(
     }
     pending += decoder.decode();
     if (pending.trim()) await handleEvent(pending);
-  } catch {
-    out.broken = opts.clientGone() ? 'client' : 'upstream';
+  } catch (err) {
+    out.broken = err === LIMIT ? 'limit' : opts.clientGone() ? 'client' : 'upstream';
   }
   if (!out.broken && opts.clientGone()) out.broken = 'client';
   out.completionText = texts.join('');

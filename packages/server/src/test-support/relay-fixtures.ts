@@ -55,18 +55,24 @@ export async function addCaller(
 ): Promise<TestCaller> {
   const ctx = h.server.ctx;
   const username = `u${randomAlnum(8).toLowerCase()}`;
-  const userId = await ctx.users.insert({ username, password: 'x', quota: opts.quota ?? 1_000_000, role: opts.role ?? 1, group: opts.group ?? 'default', aff_code: randomAlnum(8) });
+  const userId = await ctx.users.insert({ username, password: 'x', quota: 0, role: opts.role ?? 1, group: opts.group ?? 'default', aff_code: randomAlnum(8) });
+  // Balances are funded through the ledger, so every test server reconciles when it closes.
+  const quota = opts.quota ?? 1_000_000;
+  if (quota) await ctx.quotaLedger.move({ kind: 'test', userId, quota });
   const key = randomAlnum(48);
+  const { remain_quota: remainOverride, ...tokenFields } = (opts.token ?? {}) as { remain_quota?: number } & Record<string, unknown>;
   const tokenId = await ctx.tokens.insert({
     user_id: userId,
     key,
     name: 'test-token',
     status: TokenStatus.Enabled,
-    remain_quota: opts.remain ?? 1_000_000,
+    remain_quota: 0,
     unlimited_quota: opts.unlimited ? 1 : 0,
     expired_time: -1,
-    ...opts.token,
+    ...tokenFields,
   });
+  const remain = remainOverride ?? opts.remain ?? 1_000_000;
+  if (remain) await ctx.quotaLedger.setTokenRemain(tokenId, remain);
   const client = new OpenAI({ apiKey: `sk-${key}`, baseURL: `${h.server.url}/v1`, maxRetries: opts.maxRetries ?? 0 });
   return { userId, tokenId, key, client };
 }

@@ -6,6 +6,7 @@ import type { AppContext } from '../context.js';
 import { createContext } from '../create-context.js';
 import { openDb } from '../db/client.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { formatReconciliation, reconcile } from '../ledger/reconcile.js';
 import { createTestDatabase } from './test-db.js';
 
 export interface TestServer {
@@ -45,8 +46,14 @@ export async function startTestServer(opts: { kind?: SqlKind; env?: Record<strin
     app,
     async close() {
       await app.close();
-      await db.destroy();
-      await database.drop();
+      try {
+        // Money is exact after every test file: each balance is what the ledger says it is.
+        const r = await reconcile(db.db);
+        if (!r.ok) throw new Error(`the ledger does not reconcile after this test:\n${formatReconciliation(r).join('\n')}`);
+      } finally {
+        await db.destroy();
+        await database.drop();
+      }
     },
   };
 }

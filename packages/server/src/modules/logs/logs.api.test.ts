@@ -16,7 +16,7 @@ describe.each(testDbKinds())('logs and pricing on %s', (kind) => {
     const reg = await new ApiClient(h.server.url).post('/api/user/register', { username: 'alice', password: 'password123', password2: 'password123' });
     expect(reg.body.success).toBe(true);
     const row = await h.server.ctx.db.db.selectFrom('users').select('id').where('username', '=', 'alice').executeTakeFirstOrThrow();
-    await h.server.ctx.db.db.updateTable('users').set({ quota: 1_000_000 }).where('id', '=', row.id).execute();
+    await h.server.ctx.quotaLedger.move({ kind: 'test', userId: Number(row.id), quota: 1_000_000 });
     aliceApi = new ApiClient(h.server.url);
     await aliceApi.login('alice', 'password123');
     const c = await addCaller(h);

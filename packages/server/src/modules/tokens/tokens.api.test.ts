@@ -87,7 +87,8 @@ describe.each(testDbKinds())('API tokens on %s', (kind) => {
     const fixed = await alice.put('/api/token/', { id: t.id, expired_time: -1 });
     expect(fixed.body.data.status).toBe(1);
 
-    await srv.ctx.db.db.updateTable('tokens').set({ remain_quota: 0, status: 4 }).where('id', '=', t.id).execute();
+    await srv.ctx.quotaLedger.setTokenRemain(t.id, 0);
+    await srv.ctx.db.db.updateTable('tokens').set({ status: 4 }).where('id', '=', t.id).execute();
     expect((await alice.put('/api/token/?status_only=true', { id: t.id, status: 1 })).body.message).toMatch(/used up/);
     expect((await alice.put('/api/token/', { id: t.id, unlimited_quota: true })).body.data.status).toBe(1);
   });

@@ -64,7 +64,7 @@ export class TokensService {
         created_time: now,
         accessed_time: now,
         expired_time: input.expired_time ?? -1,
-        remain_quota: input.remain_quota ?? 0,
+        remain_quota: 0,
         unlimited_quota: input.unlimited_quota ? 1 : 0,
         model_limits_enabled: input.model_limits_enabled ? 1 : 0,
         model_limits: normaliseLimits(input.model_limits),
@@ -73,7 +73,9 @@ export class TokensService {
         group: input.group ?? '',
       };
       const id = await this.repo.insert(row);
-      created.push({ ...row, id, deleted_at: null });
+      // The limit is a ledger movement (docs/ledger.md), so reconciliation can account for it.
+      if (input.remain_quota) await this.ctx.quotaLedger.setTokenRemain(id, input.remain_quota);
+      created.push({ ...row, remain_quota: input.remain_quota ?? 0, id, deleted_at: null });
     }
     return created;
   }
@@ -118,7 +120,9 @@ export class TokensService {
       const probe = { ...next, status: TokenStatus.Enabled };
       if (effectiveTokenStatus(probe, nowSec()) === TokenStatus.Enabled) next.status = TokenStatus.Enabled;
     }
-    await this.repo.update(me.id, id, next);
+    const { remain_quota: remain, ...rest } = next;
+    await this.repo.update(me.id, id, rest);
+    if (remain !== Number(t.remain_quota)) await this.ctx.quotaLedger.setTokenRemain(id, remain);
     return { ...t, ...next };
   }
 

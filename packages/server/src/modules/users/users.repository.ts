@@ -71,16 +71,7 @@ export class UsersRepository {
     this.onWrite?.(id);
   }
 
-  /** Atomic quota change that never takes the balance below zero; returns false when it would. */
-  async addQuota(id: number, delta: number): Promise<boolean> {
-    const res = await this.db
-      .updateTable('users')
-      .set({ quota: sql`quota + ${delta}` })
-      .where('id', '=', id)
-      .where(sql<boolean>`quota + ${delta} >= 0`)
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
-  }
+
 
   async hardDelete(id: number): Promise<void> {
     await this.db.deleteFrom('users').where('id', '=', id).execute();

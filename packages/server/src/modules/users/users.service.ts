@@ -32,16 +32,17 @@ export class UsersService {
   /** Creates `root` on an empty database (master node only, like the reference). */
   async ensureRoot(): Promise<boolean> {
     if ((await this.repo.count()) > 0) return false;
-    await this.repo.insert({
+    const id = await this.repo.insert({
       username: 'root',
       password: await hashPassword(this.ctx.config.initialRootPassword),
       display_name: 'Root User',
       role: Role.Root,
       status: UserStatus.Enabled,
-      quota: 100_000_000,
+      quota: 0,
       aff_code: await this.freshAffCode(),
       created_at: nowSec(),
     });
+    await this.ctx.quotaLedger.move({ kind: 'root', userId: id, quota: 100_000_000 });
     return true;
   }
 
@@ -85,7 +86,7 @@ export class UsersService {
         role: Role.Common,
         status: UserStatus.Enabled,
         email,
-        quota: quotaForNewUser,
+        quota: 0,
         aff_code: await this.freshAffCode(),
         inviter_id: inviter?.id ?? 0,
         created_at: nowSec(),
@@ -96,6 +97,7 @@ export class UsersService {
       throw e;
     }
     if (quotaForNewUser > 0) {
+      await this.ctx.quotaLedger.move({ kind: 'signup', userId: id, quota: quotaForNewUser });
       await recordLog(this.ctx.db, { userId: id, username, type: LogType.System, content: `新用户注册赠送 ${this.formatQuota(quotaForNewUser)}` });
     }
     if (inviter) await this.rewardInvitation(id, username, inviter);
@@ -114,19 +116,19 @@ export class UsersService {
     const forInviter = o.num('QuotaForInviter');
     const db = this.ctx.db.db;
     if (forInvitee > 0) {
-      await this.repo.addQuota(inviteeId, forInvitee);
+      await this.ctx.quotaLedger.move({ kind: 'invitee', userId: inviteeId, quota: forInvitee });
       await recordLog(this.ctx.db, { userId: inviteeId, username: inviteeName, type: LogType.System, content: `使用邀请码赠送 ${this.formatQuota(forInvitee)}` });
     }
     await db
       .updateTable('users')
       .set((eb) => ({
         aff_count: eb('aff_count', '+', 1),
-        aff_quota: eb('aff_quota', '+', forInviter),
         aff_history: eb('aff_history', '+', forInviter),
       }))
       .where('id', '=', inviter.id)
       .execute();
     if (forInviter > 0) {
+      await this.ctx.quotaLedger.move({ kind: 'inviter', userId: inviter.id, aff: forInviter, ref: `invite:${inviteeId}` });
       await recordLog(this.ctx.db, { userId: inviter.id, username: inviter.username, type: LogType.System, content: `邀请用户赠送 ${this.formatQuota(forInviter)}` });
     }
   }
@@ -193,13 +195,8 @@ export class UsersService {
   async affTransfer(me: AuthUser, quota: number): Promise<void> {
     const min = this.ctx.options.num('QuotaPerUnit');
     if (!Number.isInteger(quota) || quota < min) throw new AppError('AFF_TRANSFER_MIN', 200, this.formatQuota(min));
-    const res = await this.ctx.db.db
-      .updateTable('users')
-      .set((eb) => ({ aff_quota: eb('aff_quota', '-', quota), quota: eb('quota', '+', quota) }))
-      .where('id', '=', me.id)
-      .where('aff_quota', '>=', quota)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) throw new AppError('AFF_QUOTA_INSUFFICIENT');
+    const res = await this.ctx.quotaLedger.move({ kind: 'aff_transfer', userId: me.id, aff: -quota, quota });
+    if (res !== 'applied') throw new AppError('AFF_QUOTA_INSUFFICIENT');
   }
 
   // --- admin ---
@@ -225,16 +222,18 @@ export class UsersService {
     checkDisplayName(displayName);
     if (body.role !== undefined && body.role >= me.role) throw new AppError('CANNOT_CREATE_HIGHER');
     if (await this.repo.usernameTaken(username)) throw new AppError('USERNAME_TAKEN');
-    await this.repo.insert({
+    const id = await this.repo.insert({
       username,
       password: await hashPassword(body.password),
       display_name: displayName,
       role: Role.Common,
       status: UserStatus.Enabled,
-      quota: this.ctx.options.num('QuotaForNewUser'),
+      quota: 0,
       aff_code: await this.freshAffCode(),
       created_at: nowSec(),
     });
+    const gift = this.ctx.options.num('QuotaForNewUser');
+    if (gift > 0) await this.ctx.quotaLedger.move({ kind: 'signup', userId: id, quota: gift, actorId: me.id });
   }
 
   async updateByAdmin(
@@ -268,15 +267,15 @@ export class UsersService {
     if (body.role !== undefined && body.role !== target.role) patch.role = body.role;
     if (Object.keys(patch).length) await this.repo.update(target.id, patch);
 
-    // add_quota is applied as a delta in SQL so a concurrent charge is never overwritten.
+    // Through the ledger: add_quota is a delta (a concurrent charge is never overwritten); an
+    // absolute quota is applied as the difference to the balance read under a row lock.
     if (body.add_quota !== undefined && body.add_quota !== 0) {
-      if (!(await this.repo.addQuota(target.id, body.add_quota))) throw new AppError('QUOTA_NEGATIVE');
+      if ((await this.ctx.quotaLedger.move({ kind: 'admin', userId: target.id, quota: body.add_quota, actorId: me.id })) !== 'applied') throw new AppError('QUOTA_NEGATIVE');
       await this.logQuotaChange(me, target, Number(target.quota), Number(target.quota) + body.add_quota);
     } else if (body.quota !== undefined && body.quota !== Number(target.quota)) {
       if (body.quota < 0) throw new AppError('QUOTA_NEGATIVE');
-      const current = (await this.repo.findActiveById(target.id))!;
-      await this.repo.addQuota(target.id, body.quota - Number(current.quota));
-      await this.logQuotaChange(me, target, Number(current.quota), body.quota);
+      const before = await this.ctx.quotaLedger.setUserQuota(target.id, body.quota, me.id);
+      await this.logQuotaChange(me, target, before, body.quota);
     }
     return (await this.repo.findAnyById(target.id))!;
   }

@@ -1,0 +1,152 @@
+import { sql, type Kysely } from 'kysely';
+import type { SqlKind } from '../config/config.js';
+import type { Database } from '../db/schema.js';
+
+/**
+ * The ledger's SQL, compiled once per dialect and re-bound per request: the hot path skips the
+ * query builder. Parameters are marked by name (`P`) so their compiled order can be recovered.
+ */
+export type Args = Record<string, unknown>;
+/** SQL text and bound parameters; turned into a Kysely CompiledQuery only on the async path. */
+export type Bound = { sql: string; parameters: unknown[] };
+export type Bind = (args: Args) => Bound;
+
+export const P = (name: string) => `\u0000${name}` as never;
+
+function prepare(cq: { sql: string; parameters: readonly unknown[] }): Bind {
+  const order = cq.parameters.map((p) => {
+    if (typeof p !== 'string' || !p.startsWith('\u0000')) throw new Error(`unnamed parameter in ${cq.sql}`);
+    return p.slice(1);
+  });
+  return (args) => ({ sql: cq.sql, parameters: order.map((k) => args[k]) });
+}
+
+export interface LogValues {
+  user_id: number;
+  created_at: number;
+  type: number;
+  content: string;
+  username: string;
+  token_name: string;
+  model_name: string;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  use_time: number;
+  is_stream: number;
+  channel_id: number;
+  token_id: number;
+  group: string;
+  other: string;
+  request_id: string;
+}
+
+const LOG_COLUMNS: Array<keyof LogValues> = [
+  'user_id', 'created_at', 'type', 'content', 'username', 'token_name', 'model_name', 'quota', 'prompt_tokens',
+  'completion_tokens', 'use_time', 'is_stream', 'channel_id', 'token_id', 'group', 'other', 'request_id',
+];
+
+export const SETTLED = 2;
+export const RELEASED = 3;
+
+export function buildStatements(db: Kysely<Database>, kind: SqlKind) {
+  const locking = kind !== 'sqlite';
+  const reserveUser = db
+    .updateTable('users')
+    .set({ quota: sql`quota - ${P('amt')}` })
+    .where('id', '=', P('id'))
+    .where('quota', '>=', P('amt2'));
+  const reserveToken = db
+    .updateTable('tokens')
+    .set({ remain_quota: sql`remain_quota - ${P('amt')}` })
+    .where('id', '=', P('id'))
+    .where('remain_quota', '>=', P('amt2'));
+  // A request id that already reached a terminal state is never reserved again.
+  const notFinished = sql`NOT EXISTS (SELECT 1 FROM ledger_requests WHERE request_id = ${P('rid2')})`;
+  const cols = sql`(request_id, user_id, token_id, user_amount, token_amount, created_at, node_id, lease_until)`;
+  const values =
+    kind === 'postgres'
+      ? sql`CAST(${P('rid')} AS varchar), CAST(${P('uid')} AS bigint), CAST(${P('tid')} AS bigint), CAST(${P('ua')} AS bigint), CAST(${P('ta')} AS bigint), CAST(${P('now')} AS bigint), CAST(${P('node')} AS varchar), CAST(${P('lease')} AS bigint)`
+      : sql`${P('rid')}, ${P('uid')}, ${P('tid')}, ${P('ua')}, ${P('ta')}, ${P('now')}, ${P('node')}, ${P('lease')}`;
+  const insertReservation = sql`INSERT INTO reservations ${cols} SELECT ${values}${kind === 'mysql' ? sql` FROM DUAL` : sql``} WHERE ${notFinished}`;
+  const deleteReservation = db.deleteFrom('reservations').where('request_id', '=', P('rid'));
+  const selectReservation = db.selectFrom('reservations').selectAll().where('request_id', '=', P('rid'));
+  const requestValues = {
+    request_id: P('rid'),
+    state: P('state'),
+    user_id: P('uid'),
+    token_id: P('tid'),
+    charge: P('charge'),
+    token_taken: P('tt'),
+    shortfall: P('sf'),
+    created_at: P('now'),
+  };
+  const insertRequest =
+    kind === 'mysql'
+      ? db.insertInto('ledger_requests').ignore().values(requestValues)
+      : db.insertInto('ledger_requests').values(requestValues).onConflict((oc) => oc.column('request_id').doNothing());
+  const selectRequest = db.selectFrom('ledger_requests').select(['state', 'charge']).where('request_id', '=', P('rid'));
+  const releasedToSettled = db
+    .updateTable('ledger_requests')
+    .set({ state: sql.lit(SETTLED), charge: P('charge'), token_taken: P('tt'), shortfall: P('sf') })
+    .where('request_id', '=', P('rid'))
+    .where('state', '=', sql.lit(RELEASED));
+  const fixRequest = db
+    .updateTable('ledger_requests')
+    .set({ charge: P('charge'), token_taken: P('tt'), shortfall: P('sf') })
+    .where('request_id', '=', P('rid'));
+  const userSettle = db
+    .updateTable('users')
+    .set({
+      quota: sql`quota - ${P('delta')}`,
+      used_quota: sql`used_quota + ${P('charge')}`,
+      request_count: sql`request_count + 1`,
+    })
+    .where('id', '=', P('id'))
+    .where('quota', '>=', P('min'));
+  const userLockBase = db.selectFrom('users').select('quota').where('id', '=', P('id'));
+  const tokenLockBase = db.selectFrom('tokens').select('remain_quota').where('id', '=', P('id'));
+  const userRelease = db.updateTable('users').set({ quota: sql`quota + ${P('amt')}` }).where('id', '=', P('id'));
+  const tokenSettle = db
+    .updateTable('tokens')
+    .set({ remain_quota: sql`remain_quota - ${P('delta')}`, used_quota: sql`used_quota + ${P('charge')}` })
+    .where('id', '=', P('id'))
+    .where('remain_quota', '>=', P('min'));
+  const tokenUsed = db.updateTable('tokens').set({ used_quota: sql`used_quota + ${P('charge')}` }).where('id', '=', P('id'));
+  const tokenRelease = db.updateTable('tokens').set({ remain_quota: sql`remain_quota + ${P('amt')}` }).where('id', '=', P('id'));
+  const channelSettle = db
+    .updateTable('channels')
+    .set({ used_quota: sql`used_quota + ${P('charge')}`, response_time: P('rt') })
+    .where('id', '=', P('id'));
+  const logValues = Object.fromEntries(LOG_COLUMNS.map((c) => [c, P(c)])) as never;
+  const insertLog = db.insertInto('logs').values(logValues);
+  const renewLeases = db
+    .updateTable('reservations')
+    .set({ lease_until: P('until') })
+    .where('node_id', '=', P('node'))
+    .where('created_at', '>=', P('since'));
+  return {
+    reserveUser: prepare(reserveUser.compile()),
+    reserveToken: prepare(reserveToken.compile()),
+    insertReservation: prepare(insertReservation.compile(db)),
+    deleteReservation: prepare(deleteReservation.compile()),
+    selectReservation: prepare(selectReservation.compile()),
+    insertRequest: prepare(insertRequest.compile()),
+    selectRequest: prepare(selectRequest.compile()),
+    releasedToSettled: prepare(releasedToSettled.compile()),
+    fixRequest: prepare(fixRequest.compile()),
+    userSettle: prepare(userSettle.compile()),
+    // A row lock where the database has them; SQLite transactions are already serial (IMMEDIATE).
+    userLock: prepare((locking ? userLockBase.forUpdate() : userLockBase).compile()),
+    tokenLock: prepare((locking ? tokenLockBase.forUpdate() : tokenLockBase).compile()),
+    userRelease: prepare(userRelease.compile()),
+    tokenSettle: prepare(tokenSettle.compile()),
+    tokenUsed: prepare(tokenUsed.compile()),
+    tokenRelease: prepare(tokenRelease.compile()),
+    channelSettle: prepare(channelSettle.compile()),
+    insertLog: prepare(insertLog.compile()),
+    renewLeases: prepare(renewLeases.compile()),
+  };
+}
+
+export type Statements = ReturnType<typeof buildStatements>;

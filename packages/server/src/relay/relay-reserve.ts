@@ -1,0 +1,139 @@
+import { TokenStatus } from '@modelgate/shared';
+import { countText } from './billing/token-counter.js';
+import { outputCap } from './billing/output-caps.js';
+import { estimateQuota, imageQuota, usageQuota, type Price } from './billing/pricing.js';
+import { localError, type RelayError } from './relay-error.js';
+import type { Run } from './relay-run.js';
+import { localPromptTokens } from './usage-count.js';
+
+/**
+ * Spend limits (docs/ledger.md): a request reserves what it can cost — its prompt plus max_tokens,
+ * or the model's output cap when the client set none — clamped to what the user and the token can
+ * still pay. A clamped request gets a max_tokens it can afford and its stream is metered, so a
+ * balance or a token limit is never exceeded by more than one chunk, whatever the concurrency.
+ */
+
+/** Bodies up to this size are counted exactly when a quick estimate is needed (cheap, inline). */
+const EXACT_COUNT_BYTES = 64 * 1024;
+
+export interface Meter {
+  /** What the request may spend in all (its reservation). */
+  limit: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+function textMode(run: Run): boolean {
+  return run.input.mode === 'chat' || run.input.mode === 'completions';
+}
+
+function completionBound(run: Run): number {
+  const m = run.input.mode;
+  if (m === 'embeddings' || m === 'moderations') return 0;
+  return run.input.maxTokens && run.input.maxTokens > 0 ? run.input.maxTokens : outputCap(run.input.model);
+}
+
+/** Fixed costs known before the call: the amount, and no clamping is possible. */
+function fixedCost(run: Run): number | undefined {
+  const { input, price } = run;
+  if (input.mode === 'images') return imageQuota(price, input.image!);
+  if (input.mode === 'speech') return usageQuota(price, { promptTokens: [...String(input.body?.input ?? '')].length, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, audioInputTokens: 0, audioOutputTokens: 0 });
+  if (price.modelPrice >= 0) return estimateQuota(price, 0, undefined, 0);
+  if (input.mode === 'transcriptions' || input.mode === 'translations') return estimateQuota(price, 0, undefined, run.ctx.options.num('PreConsumedQuota'));
+  return undefined;
+}
+
+/** The most completion tokens `limit` pays for after a prompt of `prompt` tokens (0 if not even one). */
+export function affordableCompletion(price: Price, prompt: number, limit: number, cap: number): number {
+  const cost = (c: number) => estimateQuota(price, prompt, c, 0);
+  if (cost(cap) <= limit) return cap;
+  const per = price.modelRatio * price.groupRatio * price.completionRatio;
+  let c = per > 0 ? Math.min(cap, Math.max(0, Math.floor((limit / (price.modelRatio * price.groupRatio) - prompt) / price.completionRatio))) : cap;
+  while (c > 0 && cost(c) > limit) c -= 1;
+  return c;
+}
+
+async function quickPromptTokens(run: Run): Promise<number> {
+  // A token is at least one byte; a large body is not tokenised just to word a refusal.
+  return run.input.raw.length <= EXACT_COUNT_BYTES ? localPromptTokens(run.input) : Math.ceil(run.input.raw.length / 4);
+}
+
+export async function reserve(run: Run): Promise<void> {
+  const { ctx, input, price, auth } = run;
+  const tokenLimited = !auth.token.unlimited;
+  const now = Math.floor(Date.now() / 1000);
+  const ledger = ctx.relay.ledger;
+  const take = (amount: number, min?: number) =>
+    ledger.reserve({ requestId: run.requestId, userId: auth.user.id, tokenId: auth.token.id, tokenLimited, amount, min, now });
+
+  const fixed = fixedCost(run);
+  const cap = completionBound(run);
+  // A cheap upper bound first: the body's bytes bound the prompt's tokens.
+  const upper = fixed ?? estimateQuota(price, input.raw.length, cap, 0);
+  const first = await take(upper);
+  if (first.ok) {
+    run.reserved = first.amount;
+    return;
+  }
+  if (first.who === 'finished') throw localError(run.lang, 409, 'RELAY_REQUEST_FINISHED');
+  const balances = await available(run);
+  if (fixed !== undefined || balances.user <= 0 || balances.token <= 0) {
+    // Nothing left (or a fixed price that does not fit): refuse without counting the prompt.
+    const need = fixed ?? estimateQuota(price, await quickPromptTokens(run), cap > 0 ? 1 : 0, 0);
+    throw await refusal(run, balances, need);
+  }
+  const prompt = await localPromptTokens(input);
+  const full = estimateQuota(price, prompt, cap, 0);
+  const min = estimateQuota(price, prompt, cap > 0 ? 1 : 0, 0);
+  const second = await take(full, textMode(run) ? min : full);
+  if (!second.ok) {
+    if (second.who === 'finished') throw localError(run.lang, 409, 'RELAY_REQUEST_FINISHED');
+    throw await refusal(run, await available(run), textMode(run) ? min : full);
+  }
+  run.reserved = second.amount;
+  if (second.amount < full) {
+    const affordable = affordableCompletion(price, prompt, second.amount, cap);
+    run.maxTokensOverride = Math.max(1, affordable);
+    run.meter = { limit: second.amount, promptTokens: prompt, completionTokens: 0 };
+  }
+}
+
+async function available(run: Run): Promise<{ user: number; token: number }> {
+  const db = run.ctx.db.db;
+  const u = await db.selectFrom('users').select('quota').where('id', '=', run.auth.user.id).executeTakeFirst();
+  let token = Infinity;
+  if (!run.auth.token.unlimited) {
+    const t = await db.selectFrom('tokens').select('remain_quota').where('id', '=', run.auth.token.id).executeTakeFirst();
+    token = Number(t?.remain_quota ?? 0);
+  }
+  return { user: Number(u?.quota ?? 0), token };
+}
+
+/** The error for a call that cannot be paid: says how much it needs and what is left. */
+async function refusal(run: Run, b: { user: number; token: number }, need: number): Promise<RelayError> {
+  if (b.user < need || b.user <= 0) {
+    const detail = `user quota: ${Math.max(0, b.user)}, need quota: ${need}`;
+    if (b.user <= 0) return localError(run.lang, 403, 'RELAY_USER_QUOTA_INSUFFICIENT', { type: 'insufficient_user_quota', errorCode: 'insufficient_user_quota', detail });
+    return localError(run.lang, 400, 'RELAY_PRE_CONSUME_FAILED', { errorCode: 'pre_consume_token_quota_failed', detail });
+  }
+  const detail = `token quota: ${Math.max(0, b.token)}, need quota: ${need}`;
+  if (b.token <= 0) {
+    await run.ctx.relay.markTokenStatus(run.auth.token.id, TokenStatus.Exhausted);
+    return localError(run.lang, 401, 'RELAY_TOKEN_EXHAUSTED', { detail });
+  }
+  return localError(run.lang, 403, 'RELAY_TOKEN_QUOTA_INSUFFICIENT', { errorCode: 'pre_consume_token_quota_failed', detail });
+}
+
+/**
+ * Stream metering for a clamped request: true when `text` (the next event's completion text) can
+ * still be paid for; counts it in when it can.
+ */
+export async function meterAllows(run: Run, text: string): Promise<boolean> {
+  const m = run.meter;
+  if (!m || !text) return true;
+  const tokens = await countText(run.input.model, text);
+  const cost = usageQuota(run.price, { promptTokens: m.promptTokens, completionTokens: m.completionTokens + tokens, cachedTokens: 0, reasoningTokens: 0, audioInputTokens: 0, audioOutputTokens: 0 });
+  if (cost > m.limit) return false;
+  m.completionTokens += tokens;
+  return true;
+}
