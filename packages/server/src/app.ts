@@ -17,6 +17,7 @@ import { channelOpsRoutes } from './modules/channels/channel-ops.routes.js';
 import { registerChannelMonitorJobs } from './jobs/channel-monitor.job.js';
 import { channelsRoutes } from './modules/channels/channels.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
+import { ledgerRoutes } from './modules/ledger/ledger.routes.js';
 import { logsRoutes } from './modules/logs/logs.routes.js';
 import { pricingRoutes } from './modules/pricing/pricing.routes.js';
 import { relayRoutes } from './relay/relay.routes.js';
@@ -59,6 +60,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   channelsRoutes(app, ctx);
   groupsRoutes(app, ctx);
   logsRoutes(app, ctx);
+  ledgerRoutes(app, ctx);
   pricingRoutes(app, ctx);
   await relayRoutes(app, ctx);
   registerLedgerJobs(app, ctx);

@@ -78,6 +78,12 @@ const get = (q: Bound): Step => ({ q, get: true });
 const add = (q: Bound, a: Add): Step => ({ q, add: a });
 const num = (v: unknown): number => Number(v ?? 0);
 
+/** Deadlock or serialisation failure (PostgreSQL 40P01 / 40001, MySQL 1213 / 1205): safe to retry. */
+export function isTransient(err: unknown): boolean {
+  const e = err as { code?: unknown; errno?: unknown };
+  return e?.code === '40P01' || e?.code === '40001' || e?.errno === 1213 || e?.errno === 1205;
+}
+
 function affected(r: QueryResult<unknown>): number {
   return Number(r.numAffectedRows ?? 0n);
 }
@@ -178,7 +184,23 @@ export class Ledger {
     }
   }
 
-  private transactAsync<T>(ops: () => Ops<T>): Promise<T> {
+  /**
+   * PostgreSQL / MySQL. Two transactions claiming one request id (or InnoDB's duplicate-key
+   * locks) can deadlock; the database aborts one and it is simply run again — the operations are
+   * idempotent, so a retry ends in the same single outcome.
+   */
+  private async transactAsync<T>(ops: () => Ops<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.transactOnce(ops);
+      } catch (err) {
+        if (attempt >= 8 || !isTransient(err)) throw err;
+        await new Promise((r) => setTimeout(r, 2 + Math.random() * 10 * (attempt + 1)));
+      }
+    }
+  }
+
+  private transactOnce<T>(ops: () => Ops<T>): Promise<T> {
     return this.handle.db.transaction().execute(async (trx) => {
       const g = ops();
       let step = g.next();
@@ -331,10 +353,12 @@ export class Ledger {
     return this.transact(function* (): Ops<boolean> {
       const row = (yield get(q.selectReservation({ rid: requestId }))).row;
       if (!row) return false;
-      if (!(yield run(q.deleteReservation({ rid: requestId }))).affected) return false;
+      // The outcome row first, as settle does: both claim the request id in the same order
+      // (ledger_requests, then reservations, users, tokens), so they serialise instead of deadlocking.
+      if (!(yield run(q.insertRequest({ rid: requestId, state: RELEASED, uid: num(row.user_id), tid: num(row.token_id), charge: 0, tt: 0, sf: 0, now }))).affected) return false;
+      if (!(yield run(q.deleteReservation({ rid: requestId }))).affected) return true;
       if (num(row.user_amount) > 0) yield run(q.userRelease({ amt: num(row.user_amount), id: num(row.user_id) }));
       if (num(row.token_amount) > 0) yield run(q.tokenRelease({ amt: num(row.token_amount), id: num(row.token_id) }));
-      yield run(q.insertRequest({ rid: requestId, state: RELEASED, uid: num(row.user_id), tid: num(row.token_id), charge: 0, tt: 0, sf: 0, now }));
       return true;
     });
   }

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { Database } from '../db/schema.js';
+import { isTransient } from './ledger.js';
 
 /**
  * Every quota movement that is not a relayed request (docs/ledger.md): each one updates the
@@ -54,8 +55,17 @@ export class QuotaLedger {
   constructor(private readonly handle: Db) {}
 
   /** Runs `fn` in a transaction, or inside the caller's. */
-  private tx<T>(trx: Transaction<Database> | undefined, fn: (t: Transaction<Database>) => Promise<T>): Promise<T> {
-    return trx ? fn(trx) : this.handle.db.transaction().execute(fn);
+  private async tx<T>(trx: Transaction<Database> | undefined, fn: (t: Transaction<Database>) => Promise<T>): Promise<T> {
+    if (trx) return fn(trx);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.handle.db.transaction().execute(fn);
+      } catch (err) {
+        // A deadlock aborted the whole transaction (entry included): running it again is safe.
+        if (attempt >= 8 || !isTransient(err)) throw err;
+        await new Promise((r) => setTimeout(r, 2 + Math.random() * 10 * (attempt + 1)));
+      }
+    }
   }
 
   private async insertEntry(t: Exec, m: Movement): Promise<boolean> {
@@ -131,7 +141,7 @@ export class QuotaLedger {
   /** Sets a user's balance to `quota` (an admin's edit): the difference is the movement. Returns the balance before. */
   async setUserQuota(userId: number, quota: number, actorId: number): Promise<number> {
     if (!isInt(quota) || quota < 0) throw new RangeError(`quota must be a non-negative safe integer, got ${quota}`);
-    return this.handle.db.transaction().execute(async (t) => {
+    return this.tx(undefined, async (t) => {
       const row = await this.lock(t, 'users', userId);
       const before = Number(row?.quota ?? 0);
       if (row && quota !== before) await this.move({ kind: 'admin', userId, quota: quota - before, actorId }, t);

@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { requireRoot } from '../../http/auth.js';
+import { ok } from '../../http/reply.js';
+import { formatReconciliation, reconcile } from '../../ledger/reconcile.js';
+
+/**
+ * `GET /api/ledger/check` (super admin): the reconciliation of docs/ledger.md over the whole
+ * database — `data.ok`, the mismatching accounts, and the report lines `npm run ledger:check` prints.
+ */
+export function ledgerRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get('/api/ledger/check', { preHandler: requireRoot(ctx) }, async (req) => {
+    const fix = (req.query as { fix_report?: string }).fix_report === 'true';
+    const r = await reconcile(ctx.db.db);
+    return ok({ ...r, lines: formatReconciliation(r, fix) });
+  });
+}
