@@ -15,6 +15,8 @@ import { localPromptTokens } from './usage-count.js';
 
 /** Bodies up to this size are counted exactly when a quick estimate is needed (cheap, inline). */
 const EXACT_COUNT_BYTES = 64 * 1024;
+/** Share of the affordable completion a clamped request asks the upstream for. */
+const METER_HEADROOM = 0.8;
 
 export interface Meter {
   /** What the request may spend in all (its reservation). */
@@ -92,8 +94,10 @@ export async function reserve(run: Run): Promise<void> {
   }
   run.reserved = second.amount;
   if (second.amount < full) {
+    // The provider counts tokens its own way: asking for a fifth less than the reservation pays
+    // for keeps an honest upstream inside it, so the meter only ever stops one that overruns.
     const affordable = affordableCompletion(price, prompt, second.amount, cap);
-    run.maxTokensOverride = Math.max(1, affordable);
+    run.maxTokensOverride = Math.max(1, Math.floor(affordable * METER_HEADROOM));
     run.meter = { limit: second.amount, promptTokens: prompt, completionTokens: 0 };
   }
 }
