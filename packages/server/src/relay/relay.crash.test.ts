@@ -42,6 +42,8 @@ async function startServer(): Promise<{ url: string; proc: ChildProcess }> {
     env: {
       ...process.env,
       PORT: String(port),
+      // One node restarted: the same NODE_ID, so it releases what its killed run left behind.
+      NODE_ID: 'crash-node',
       SQLITE_PATH: path.join(dir, 'crash.db'),
       SQL_DSN: '',
       REDIS_CONN_STRING: '',
