@@ -35,6 +35,17 @@ export interface UsersTable {
   deleted_at: Def<number | null>;
 }
 
+/** Server-side sessions (migration 0005); `id` is sha256 of the cookie's session id, in hex. */
+export interface SessionsTable {
+  id: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+  last_seen_at: number;
+  ip: Def<string>;
+  user_agent: Def<string>;
+}
+
 export interface TokensTable {
   id: Id;
   user_id: number;
@@ -206,19 +217,9 @@ export interface ReservationsTable {
   created_at: number;
 }
 
-/** Server-side sessions (migration 0005); `id` is sha256 of the cookie's session id, in hex. */
-export interface SessionsTable {
-  id: string;
-  user_id: number;
-  created_at: number;
-  expires_at: number;
-  last_seen_at: number;
-  ip: Def<string>;
-  user_agent: Def<string>;
-}
-
 export interface Database {
   users: UsersTable;
+  sessions: SessionsTable;
   tokens: TokensTable;
   channels: ChannelsTable;
   abilities: AbilitiesTable;
@@ -230,7 +231,6 @@ export interface Database {
   top_ups: TopUpsTable;
   quota_data: QuotaDataTable;
   reservations: ReservationsTable;
-  sessions: SessionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
