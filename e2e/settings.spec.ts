@@ -23,6 +23,7 @@ test('personal settings: invite link, access token, password change and account 
   await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(accessToken);
 
   const passwordCard = page.locator('.ant-card').filter({ hasText: tr(lang, 'setting:password.title') });
+  await passwordCard.getByLabel(tr(lang, 'setting:password.current'), { exact: true }).fill('password123');
   await passwordCard.getByLabel(tr(lang, 'setting:password.new'), { exact: true }).fill('newpassword1');
   await passwordCard.getByLabel(tr(lang, 'setting:password.confirm'), { exact: true }).fill('different1');
   await passwordCard.getByRole('button', { name: tr(lang, 'setting:password.submit'), exact: true }).click();

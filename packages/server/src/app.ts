@@ -15,6 +15,7 @@ import { registerLedgerJobs } from './jobs/reservations.job.js';
 import { channelsBulkRoutes } from './modules/channels/channels-bulk.routes.js';
 import { channelOpsRoutes } from './modules/channels/channel-ops.routes.js';
 import { registerChannelMonitorJobs } from './jobs/channel-monitor.job.js';
+import { registerSessionJobs } from './jobs/sessions.job.js';
 import { channelsRoutes } from './modules/channels/channels.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.js';
@@ -65,6 +66,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await relayRoutes(app, ctx);
   registerLedgerJobs(app, ctx);
   registerChannelMonitorJobs(app, ctx);
+  registerSessionJobs(app, ctx);
 
   await registerConsole(app, ctx);
   return app;

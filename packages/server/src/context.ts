@@ -2,6 +2,7 @@ import type { Config } from './config/config.js';
 import type { ChannelOps } from './modules/channels/channel-ops.service.js';
 import type { Db } from './db/client.js';
 import type { RateLimitStore } from './http/rate-limit.js';
+import type { SessionStore } from './http/session-store.js';
 import type { Mailer } from './modules/mail/mailer.js';
 import type { OptionsService } from './modules/options/options.service.js';
 import type { TokensRepository } from './modules/tokens/tokens.repository.js';
@@ -23,6 +24,8 @@ export interface AppContext {
   options: OptionsService;
   users: UsersRepository;
   usersService: UsersService;
+  /** Server-side console sessions (shared database, no in-process cache). */
+  sessions: SessionStore;
   tokens: TokensRepository;
   tokensService: TokensService;
   codes: VerificationCodes;

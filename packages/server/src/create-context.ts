@@ -3,6 +3,7 @@ import type { Config } from './config/config.js';
 import type { AppContext } from './context.js';
 import type { Db } from './db/client.js';
 import { MemoryRateLimitStore } from './http/rate-limit.js';
+import { SessionStore } from './http/session-store.js';
 import { Mailer } from './modules/mail/mailer.js';
 import { OptionsService } from './modules/options/options.service.js';
 import { TokensRepository } from './modules/tokens/tokens.repository.js';
@@ -34,6 +35,7 @@ export function createContext(config: Readonly<Config>, db: Db): AppContext {
     startTime: Math.floor(Date.now() / 1000),
     options: new OptionsService(db),
     users: new UsersRepository(db),
+    sessions: new SessionStore(db, config.sessionSecret),
     tokens: new TokensRepository(db),
     codes: new VerificationCodes(),
     rateLimitStore: new MemoryRateLimitStore(),

@@ -6,6 +6,7 @@
 export const SERVER_MESSAGES = {
   NOT_LOGGED_IN: { zh: '无权进行此操作，未登录且未提供 access token', en: 'No permission for this operation: not logged in and no access token provided' },
   SESSION_USER_MISMATCH: { zh: '无权进行此操作，与登录用户不匹配，请重新登录', en: 'Not logged in or session expired, please log in again' },
+  SESSION_EXPIRED: { zh: '登录已过期或已退出，请重新登录', en: 'Session expired or ended, please log in again' },
   ACCESS_TOKEN_INVALID: { zh: '无权进行此操作，access token 无效', en: 'No permission for this operation: invalid access token' },
   USER_BANNED: { zh: '用户已被封禁', en: 'User banned' },
   NO_PERMISSION: { zh: '无权进行此操作，权限不足', en: 'No permission for this operation' },
@@ -20,6 +21,8 @@ export const SERVER_MESSAGES = {
   USERNAME_TOO_LONG: { zh: '用户名长度不能超过 12 个字符', en: 'Username must be at most 12 characters' },
   PASSWORD_TOO_SHORT: { zh: '密码长度不得小于 8 位', en: 'Password length must not be less than 8' },
   PASSWORD_TOO_LONG: { zh: '密码长度不得超过 20 位', en: 'Password length must not exceed 20' },
+  ORIGINAL_PASSWORD_REQUIRED: { zh: '修改密码需要输入当前密码', en: 'Enter your current password to change it' },
+  ORIGINAL_PASSWORD_WRONG: { zh: '当前密码错误', en: 'The current password is incorrect' },
   PASSWORDS_DIFFER: { zh: '两次输入的密码不一致', en: 'The two passwords differ' },
   DISPLAY_NAME_TOO_LONG: { zh: '显示名称长度不能超过 20 个字符', en: 'Display name must be at most 20 characters' },
   EMAIL_INVALID: { zh: '邮箱地址无效', en: 'Invalid email address' },

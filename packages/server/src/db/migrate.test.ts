@@ -4,7 +4,7 @@ import { createTestDatabase, testDbKinds, type TestDatabase } from '../test-supp
 import { insertReturningId, num, openDb, type Db } from './client.js';
 import { migrateToLatest } from './migrate.js';
 
-const TABLES = ['users', 'tokens', 'channels', 'abilities', 'options', 'redemptions', 'logs', 'midjourneys', 'tasks', 'top_ups', 'quota_data'] as const;
+const TABLES = ['users', 'tokens', 'channels', 'abilities', 'options', 'redemptions', 'logs', 'midjourneys', 'tasks', 'top_ups', 'quota_data', 'sessions'] as const;
 
 describe.each(testDbKinds())('data layer on %s', (kind) => {
   let database: TestDatabase;

@@ -4,6 +4,7 @@ import * as m0001 from './migrations/0001-initial.js';
 import * as m0002 from './migrations/0002-relay-ledger.js';
 import * as m0003 from './migrations/0003-lean-log-indexes.js';
 import * as m0004 from './migrations/0004-ledger.js';
+import * as m0005 from './migrations/0005-sessions.js';
 import type { MigrationFn } from './migrations/column-types.js';
 
 /** Append-only: add new migrations at the end with the next number; never edit a released one. */
@@ -12,6 +13,7 @@ const MIGRATIONS: Array<[string, { up: MigrationFn }]> = [
   ['0002-relay-ledger', m0002],
   ['0003-lean-log-indexes', m0003],
   ['0004-ledger', m0004],
+  ['0005-sessions', m0005],
 ];
 
 class CodeProvider implements MigrationProvider {

@@ -35,6 +35,17 @@ export interface UsersTable {
   deleted_at: Def<number | null>;
 }
 
+/** Server-side sessions (migration 0005); `id` is sha256 of the cookie's session id, in hex. */
+export interface SessionsTable {
+  id: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+  last_seen_at: number;
+  ip: Def<string>;
+  user_agent: Def<string>;
+}
+
 export interface TokensTable {
   id: Id;
   user_id: number;
@@ -238,6 +249,7 @@ export interface LedgerEntriesTable {
 
 export interface Database {
   users: UsersTable;
+  sessions: SessionsTable;
   tokens: TokensTable;
   channels: ChannelsTable;
   abilities: AbilitiesTable;

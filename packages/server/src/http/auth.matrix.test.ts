@@ -20,6 +20,8 @@ describe('authorisation matrix', () => {
     clients.root = await rootClient(srv.url);
     adminId = clients.admin.userId!;
     await clients.root.post('/api/user/manage', { id: adminId, action: 'promote' });
+    // A role change ends the user's sessions; the admin signs in again with the new role.
+    await clients.admin.login('admin1', 'password123');
     otherUserId = (await newUser(srv.url, 'other1')).userId!;
   });
   afterAll(() => srv?.close());
@@ -80,6 +82,7 @@ describe('authorisation matrix', () => {
   it('a demoted admin loses admin routes on the very next request', async () => {
     const a = await newUser(srv.url, 'temp_admin');
     await clients.root.post('/api/user/manage', { id: a.userId, action: 'promote' });
+    await a.login('temp_admin', 'password123');
     expect((await a.get('/api/user/?p=1')).body.success).toBe(true);
     await clients.root.post('/api/user/manage', { id: a.userId, action: 'demote' });
     expect((await a.get('/api/user/?p=1')).body.success).toBe(false);

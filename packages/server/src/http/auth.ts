@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { UserRow } from '../db/schema.js';
 import { AppError } from './errors.js';
-import { decodeSession, SESSION_COOKIE } from './session.js';
+import { SESSION_COOKIE } from './session.js';
 
 export interface AuthUser {
   id: number;
@@ -12,6 +12,8 @@ export interface AuthUser {
   status: number;
   group: string;
   viaAccessToken: boolean;
+  /** The session record's key when signed in by cookie (kept alive by a self password change). */
+  sessionKey?: string;
   row: UserRow;
 }
 
@@ -23,21 +25,26 @@ declare module 'fastify' {
 
 /**
  * Resolves the caller from the session cookie or an access token in `Authorization`, reading role
- * and status fresh from the database each time. Returns null when neither is present.
+ * and status fresh from the database each time. A session cookie is checked against its record on
+ * every request, so an ended session is refused at once on every node. Returns null when neither
+ * credential is present.
  */
 export async function resolveCaller(ctx: AppContext, req: FastifyRequest): Promise<AuthUser | null> {
-  const session = decodeSession(ctx.config.sessionSecret, req.cookies?.[SESSION_COOKIE]);
-  if (session) {
-    const header = req.headers['new-api-user'];
-    const headerId = typeof header === 'string' ? header.trim() : '';
-    if (!/^\d+$/.test(headerId) || Number(headerId) !== session.uid) {
-      throw new AppError('SESSION_USER_MISMATCH', 401);
-    }
-    const row = await ctx.users.findActiveById(session.uid);
-    if (!row) throw new AppError('SESSION_USER_MISMATCH', 401);
-    return toAuthUser(row, false);
-  }
+  const cookie = req.cookies?.[SESSION_COOKIE];
   const auth = req.headers.authorization;
+  if (cookie) {
+    const session = await ctx.sessions.resolve(cookie);
+    if (session) {
+      const header = req.headers['new-api-user'];
+      const headerId = typeof header === 'string' ? header.trim() : '';
+      if (!/^\d+$/.test(headerId) || Number(headerId) !== session.row.id) {
+        throw new AppError('SESSION_USER_MISMATCH', 401);
+      }
+      return toAuthUser(session.row, false, session.key);
+    }
+    // A stale cookie beside a valid access token (a script) must not hide the token.
+    if (!auth) throw new AppError('SESSION_EXPIRED', 401);
+  }
   if (auth) {
     const token = auth.replace(/^Bearer\s+/i, '').trim();
     const row = token ? await ctx.users.findByAccessToken(token) : undefined;
@@ -47,8 +54,8 @@ export async function resolveCaller(ctx: AppContext, req: FastifyRequest): Promi
   return null;
 }
 
-function toAuthUser(row: UserRow, viaAccessToken: boolean): AuthUser {
-  return { id: row.id, username: row.username, role: row.role, status: row.status, group: row.group, viaAccessToken, row };
+function toAuthUser(row: UserRow, viaAccessToken: boolean, sessionKey?: string): AuthUser {
+  return { id: row.id, username: row.username, role: row.role, status: row.status, group: row.group, viaAccessToken, sessionKey, row };
 }
 
 /** preHandler factory: the caller must be signed in, enabled, and hold at least `minRole`. */

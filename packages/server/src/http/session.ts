@@ -1,44 +1,43 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * Stateless signed session cookie: `base64url(json).base64url(hmac)`. It carries only the user id
- * and expiry; role and status are read fresh from the database on each request, so a ban or a
- * demotion takes effect at once (the reference trusts role and status stored in the cookie: a bug).
+ * The session cookie is `<id>.<hmac(id)>`: a random session id, signed with SESSION_SECRET so a
+ * forged value is refused without a database read (and rotating the secret ends every session).
+ * The server keeps a record per session (`sessions`, keyed by sha256(id), see session-store.ts),
+ * so logging out, a password change, a ban or a role change ends it on every node at once. The
+ * reference kept user, role and status in a stateless cookie that outlived all of those: a bug.
  */
 export const SESSION_COOKIE = 'session';
 export const SESSION_TTL_SEC = 30 * 24 * 3600;
 
-export interface SessionPayload {
-  uid: number;
-  exp: number;
-  /** Optional extra state (OAuth state, Turnstile pass) kept by later sign-in flows. */
-  extra?: Record<string, string | number | boolean>;
-}
-
-function sign(secret: string, data: string): string {
+function mac(secret: string, data: string): string {
   return createHmac('sha256', secret).update(data).digest('base64url');
 }
 
-export function encodeSession(secret: string, payload: SessionPayload): string {
-  const data = Buffer.from(JSON.stringify(payload)).toString('base64url');
-  return `${data}.${sign(secret, data)}`;
+/** A fresh random session id (256 bits). */
+export function newSessionId(): string {
+  return randomBytes(32).toString('base64url');
 }
 
-export function decodeSession(secret: string, value: string | undefined, nowSec = Date.now() / 1000): SessionPayload | null {
+/** What the database stores: a leaked table cannot be replayed as cookies. */
+export function hashSessionId(id: string): string {
+  return createHash('sha256').update(id).digest('hex');
+}
+
+export function signSessionId(secret: string, id: string): string {
+  return `${id}.${mac(secret, id)}`;
+}
+
+/** The session id inside a well-signed cookie value, else null. */
+export function verifySessionCookie(secret: string, value: string | undefined): string | null {
   if (!value) return null;
   const dot = value.indexOf('.');
   if (dot <= 0) return null;
-  const data = value.slice(0, dot);
-  const mac = Buffer.from(value.slice(dot + 1));
-  const expected = Buffer.from(sign(secret, data));
-  if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) return null;
-  try {
-    const payload = JSON.parse(Buffer.from(data, 'base64url').toString('utf8')) as SessionPayload;
-    if (typeof payload.uid !== 'number' || typeof payload.exp !== 'number' || payload.exp < nowSec) return null;
-    return payload;
-  } catch {
-    return null;
-  }
+  const id = value.slice(0, dot);
+  const given = Buffer.from(value.slice(dot + 1));
+  const expected = Buffer.from(mac(secret, id));
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  return id;
 }
 
 export function sessionCookieOptions(secure: boolean) {

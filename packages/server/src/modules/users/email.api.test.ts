@@ -75,6 +75,8 @@ describe('email verification and password reset over SMTP', () => {
     expect((await anon.post('/api/user/reset', { email, token: 'f'.repeat(32) })).body.message).toMatch(/invalid or expired/);
     const r = await anon.post('/api/user/reset', { email, token });
     expect(r.body.success).toBe(true);
+    // The reset ends the sessions opened with the old password.
+    expect((await u.get('/api/user/self')).status).toBe(401);
     expect(r.body.data).toMatch(/^[0-9a-zA-Z]{12}$/);
     expect((await new ApiClient(srv.url).login('forgetful', r.body.data)).body.success).toBe(true);
     expect((await new ApiClient(srv.url).login('forgetful', 'password123')).body.success).toBe(false);

@@ -74,6 +74,8 @@ export function emailRoutes(app: FastifyInstance, ctx: AppContext): void {
     if (!user) throw new AppError('RESET_LINK_INVALID');
     const password = randomAlnum(12);
     await ctx.users.update(user.id, { password: await hashPassword(password) });
+    // Whoever knew the old password (the reason for a reset, often) is signed out everywhere.
+    await ctx.sessions.revokeUser(user.id);
     return ok(password);
   });
 }

@@ -89,8 +89,8 @@ describe.each(testDbKinds())('accounts on %s', (kind) => {
   it('lets a user edit, change the password, make an access token, and delete the account', async () => {
     const u = await newUser(srv.url, 'selfie');
     expect((await u.put('/api/user/self', { display_name: 'Selfie' })).body.success).toBe(true);
-    expect((await u.put('/api/user/self', { password: 'short' })).body.success).toBe(false);
-    expect((await u.put('/api/user/self', { password: 'newpassword' })).body.success).toBe(true);
+    expect((await u.put('/api/user/self', { password: 'short', original_password: 'password123' })).body.success).toBe(false);
+    expect((await u.put('/api/user/self', { password: 'newpassword', original_password: 'password123' })).body.success).toBe(true);
     const fresh = new ApiClient(srv.url);
     expect((await fresh.login('selfie', 'newpassword')).body.success).toBe(true);
     expect((await fresh.get('/api/user/self')).body.data.display_name).toBe('Selfie');
@@ -131,14 +131,17 @@ describe.each(testDbKinds())('accounts on %s', (kind) => {
     const target = await newUser(srv.url, 'managed');
     const id = target.userId!;
     expect((await root.post('/api/user/manage', { id, action: 'disable' })).body.data).toEqual({ status: 2, role: 1 });
-    // The ban is read from the database on the next request, not trusted from the cookie.
-    expect((await target.get('/api/user/self')).body).toMatchObject({ success: false, message: 'User banned' });
+    // The ban ends the user's sessions at once (session-revocation.api.test.ts covers the rest).
+    expect((await target.get('/api/user/self')).status).toBe(401);
     expect((await root.post('/api/user/manage', { id, action: 'enable' })).body.data).toEqual({ status: 1, role: 1 });
+    await target.login('managed', 'password123');
     expect((await target.get('/api/user/self')).body.success).toBe(true);
     expect((await root.post('/api/user/manage', { id, action: 'promote' })).body.data).toEqual({ status: 1, role: 10 });
     expect((await root.post('/api/user/manage', { id, action: 'promote' })).body.message).toMatch(/already an admin/);
+    await target.login('managed', 'password123');
     expect((await target.get('/api/user/?p=1')).body.success).toBe(true);
     expect((await root.post('/api/user/manage', { id, action: 'demote' })).body.data).toEqual({ status: 1, role: 1 });
+    await target.login('managed', 'password123');
     expect((await target.get('/api/user/?p=1')).body).toMatchObject({ success: false, message: 'No permission for this operation' });
     expect((await root.post('/api/user/manage', { id, action: 'demote' })).body.message).toMatch(/already a normal user/);
     expect((await root.post('/api/user/manage', { id, action: 'explode' })).body.message).toMatch(/Invalid action/);
@@ -152,6 +155,7 @@ describe.each(testDbKinds())('accounts on %s', (kind) => {
   it('protects the super admin and keeps admins below their own level', async () => {
     const admin = await newUser(srv.url, 'admin1');
     await root.post('/api/user/manage', { id: admin.userId, action: 'promote' });
+    await admin.login('admin1', 'password123');
     const peer = await newUser(srv.url, 'admin2');
     await root.post('/api/user/manage', { id: peer.userId, action: 'promote' });
     const plain = await newUser(srv.url, 'plain1');

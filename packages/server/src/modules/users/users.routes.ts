@@ -6,7 +6,7 @@ import { AppError } from '../../http/errors.js';
 import { rateLimitHook } from '../../http/rate-limit.js';
 import { ok, pageParams } from '../../http/reply.js';
 import { turnstileGuard } from '../../http/turnstile.js';
-import { encodeSession, SESSION_COOKIE, SESSION_TTL_SEC, sessionCookieOptions } from '../../http/session.js';
+import { SESSION_COOKIE, sessionCookieOptions } from '../../http/session.js';
 import { loginView, userView } from './user-view.js';
 
 const str = z.string().optional();
@@ -14,7 +14,7 @@ const intLike = z.union([z.number(), z.string().regex(/^-?\d+$/).transform(Numbe
 
 const registerBody = z.object({ username: z.string().default(''), password: z.string().default(''), password2: str, email: str, verification_code: str, aff_code: str });
 const loginBody = z.object({ username: z.string().default(''), password: z.string().default('') });
-const selfBody = z.object({ username: str, display_name: str, password: str });
+const selfBody = z.object({ username: str, display_name: str, password: str, original_password: str });
 const createBody = z.object({ username: str, password: str, display_name: str, role: intLike.optional() });
 const updateBody = z.object({
   id: intLike,
@@ -45,12 +45,15 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post('/api/user/login', { preHandler: [critical, turnstile] }, async (req, reply) => {
     const body = loginBody.parse(req.body ?? {});
     const row = await svc.login(body.username, body.password);
-    const cookie = encodeSession(ctx.config.sessionSecret, { uid: row.id, exp: Math.floor(Date.now() / 1000) + SESSION_TTL_SEC });
+    // A new session id at every sign-in; the session this browser held before ends.
+    await ctx.sessions.revokeCookie(req.cookies?.[SESSION_COOKIE]);
+    const cookie = await ctx.sessions.create(row.id, { ip: req.ip, userAgent: req.headers['user-agent'] });
     reply.setCookie(SESSION_COOKIE, cookie, sessionCookieOptions(req.protocol === 'https'));
     return ok({ ...loginView(row), default_password: svc.isDefaultRootPassword(row, body.password) });
   });
 
   app.get('/api/user/logout', async (req, reply) => {
+    await ctx.sessions.revokeCookie(req.cookies?.[SESSION_COOKIE]);
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     return ok();
   });
@@ -62,8 +65,11 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
     const me = caller(req);
     return ok(groupsWithRatios(ctx, ctx.options.usableGroups(me.group), me.group));
   });
-  app.put('/api/user/self', { preHandler: user }, async (req) => {
-    await svc.updateSelf(caller(req), selfBody.parse(req.body ?? {}));
+  app.put('/api/user/self', { preHandler: user }, async (req, reply) => {
+    const body = selfBody.parse(req.body ?? {});
+    // The current-password check would otherwise let a stolen session guess the password freely.
+    if (body.password) await critical(req, reply);
+    await svc.updateSelf(caller(req), body);
     return ok();
   });
   app.delete('/api/user/self', { preHandler: user }, async (req, reply) => {

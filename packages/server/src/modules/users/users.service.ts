@@ -149,7 +149,7 @@ export class UsersService {
     return row;
   }
 
-  async updateSelf(me: AuthUser, body: { username?: string; display_name?: string; password?: string }): Promise<void> {
+  async updateSelf(me: AuthUser, body: { username?: string; display_name?: string; password?: string; original_password?: string }): Promise<void> {
     const patch: Record<string, unknown> = {};
     if (body.username !== undefined && body.username.trim() !== me.username) {
       const username = body.username.trim();
@@ -162,10 +162,15 @@ export class UsersService {
       patch.display_name = body.display_name;
     }
     if (body.password) {
+      // Whoever borrows an open session must not be able to lock the owner out.
+      if (!body.original_password) throw new AppError('ORIGINAL_PASSWORD_REQUIRED');
+      if (!(await verifyPassword(body.original_password, me.row.password))) throw new AppError('ORIGINAL_PASSWORD_WRONG');
       checkPassword(body.password);
       patch.password = await hashPassword(body.password);
     }
     if (Object.keys(patch).length) await this.repo.update(me.id, patch);
+    // Every other session ends; the one that made the change stays signed in.
+    if (patch.password) await this.ctx.sessions.revokeUser(me.id, me.sessionKey);
   }
 
   async deleteSelf(me: AuthUser): Promise<void> {
@@ -176,6 +181,7 @@ export class UsersService {
   private async softDelete(id: number): Promise<void> {
     await this.repo.update(id, { deleted_at: nowSec(), access_token: null });
     await this.ctx.db.db.updateTable('tokens').set({ status: 2 }).where('user_id', '=', id).execute();
+    await this.ctx.sessions.revokeUser(id);
   }
 
   async regenerateAccessToken(me: AuthUser): Promise<string> {
@@ -266,6 +272,7 @@ export class UsersService {
     }
     if (body.role !== undefined && body.role !== target.role) patch.role = body.role;
     if (Object.keys(patch).length) await this.repo.update(target.id, patch);
+    if (patch.password !== undefined || patch.role !== undefined) await this.ctx.sessions.revokeUser(target.id);
 
     // Through the ledger: add_quota is a delta (a concurrent charge is never overwritten); an
     // absolute quota is applied as the difference to the balance read under a row lock.
@@ -320,6 +327,8 @@ export class UsersService {
         throw new AppError('INVALID_ACTION');
     }
     await this.repo.update(target.id, { status, role });
+    // A ban or a role change ends the user's sessions: the next sign-in starts from the new state.
+    if (action !== 'enable') await this.ctx.sessions.revokeUser(target.id);
     return { status, role };
   }
 
@@ -329,6 +338,7 @@ export class UsersService {
     if (!target) throw new AppError('USER_NOT_FOUND');
     if (me.role <= target.role) throw new AppError('CANNOT_DELETE_HIGHER');
     await this.repo.hardDelete(id);
+    await this.ctx.sessions.revokeUser(id);
   }
 
   isDefaultRootPassword(row: UserRow, password: string): boolean {

@@ -37,8 +37,9 @@ export function generateAccessToken(): Promise<string> {
   return api.get<string>('/api/user/token');
 }
 
-export function changePassword(password: string): Promise<unknown> {
-  return api.put('/api/user/self', { password });
+/** The server ends the account's other sessions; this one stays signed in. */
+export function changePassword(originalPassword: string, password: string): Promise<unknown> {
+  return api.put('/api/user/self', { original_password: originalPassword, password });
 }
 
 export function deleteSelf(): Promise<unknown> {

@@ -5,6 +5,7 @@ import { showSuccess } from '../../../lib/feedback';
 import { changePassword } from '../api';
 
 interface PasswordFields {
+  original_password: string;
   password: string;
   password2: string;
 }
@@ -13,7 +14,7 @@ export function PasswordCard() {
   const { t } = useTranslation('setting');
   const [form] = Form.useForm<PasswordFields>();
   const mutation = useMutation({
-    mutationFn: (password: string) => changePassword(password),
+    mutationFn: (values: PasswordFields) => changePassword(values.original_password, values.password),
     onSuccess: () => {
       showSuccess(t('password.changed'));
       form.resetFields();
@@ -22,7 +23,14 @@ export function PasswordCard() {
 
   return (
     <Card title={t('password.title')}>
-      <Form form={form} name="change-password" layout="vertical" onFinish={(values) => mutation.mutate(values.password)}>
+      <Form form={form} name="change-password" layout="vertical" onFinish={(values) => mutation.mutate(values)}>
+        <Form.Item
+          name="original_password"
+          label={t('password.current')}
+          rules={[{ required: true, message: t('password.currentRequired') }]}
+        >
+          <Input.Password autoComplete="current-password" />
+        </Form.Item>
         <Form.Item
           name="password"
           label={t('password.new')}

@@ -1,0 +1,60 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { button } from '../../test/dom';
+import { fail, mockApi, ok } from '../../test/mock-api';
+import { PLAIN_USER, renderApp } from '../../test/render';
+
+const SELF = { ...PLAIN_USER, quota: 0, used_quota: 0, request_count: 0, aff_code: 'ABCD', aff_count: 0, aff_quota: 0, aff_history_quota: 0 };
+
+function setup(putReply: () => unknown) {
+  const server = mockApi({
+    'GET /api/user/self': () => ok(SELF),
+    'GET /api/user/aff': () => ok('ABCD'),
+    'PUT /api/user/self': putReply,
+  });
+  renderApp('/setting', PLAIN_USER);
+  return server;
+}
+
+async function passwordCard(): Promise<HTMLElement> {
+  const title = await screen.findByText('修改密码', { selector: '.ant-card-head-title' });
+  return title.closest('.ant-card') as HTMLElement;
+}
+
+const fill = (card: HTMLElement, label: string, value: string) =>
+  fireEvent.change(within(card).getByLabelText(label), { target: { value } });
+
+describe('personal settings: change password', () => {
+  it('sends the current password with the new one', async () => {
+    const server = setup(() => ok(undefined));
+    const card = await passwordCard();
+    fill(card, '当前密码', 'oldpassword1');
+    fill(card, '新密码', 'newpassword1');
+    fill(card, '确认新密码', 'newpassword1');
+    fireEvent.click(button(card, '修改密码'));
+    await waitFor(() => expect(server.find('PUT', '/api/user/self')).toHaveLength(1));
+    expect(server.find('PUT', '/api/user/self')[0].body).toEqual({ original_password: 'oldpassword1', password: 'newpassword1' });
+    expect(await screen.findByText('密码修改成功！')).toBeTruthy();
+  });
+
+  it('asks for the current password before calling the server', async () => {
+    const server = setup(() => ok(undefined));
+    const card = await passwordCard();
+    fill(card, '新密码', 'newpassword1');
+    fill(card, '确认新密码', 'newpassword1');
+    fireEvent.click(button(card, '修改密码'));
+    expect(await within(card).findByText('请输入当前密码')).toBeTruthy();
+    expect(server.find('PUT', '/api/user/self')).toHaveLength(0);
+  });
+
+  it("shows the server's refusal of a wrong current password", async () => {
+    setup(() => fail('当前密码错误'));
+    const card = await passwordCard();
+    fill(card, '当前密码', 'wrongpass1');
+    fill(card, '新密码', 'newpassword1');
+    fill(card, '确认新密码', 'newpassword1');
+    fireEvent.click(button(card, '修改密码'));
+    expect(await screen.findByText('当前密码错误')).toBeTruthy();
+    expect(screen.queryByText('密码修改成功！')).toBeNull();
+  });
+});
