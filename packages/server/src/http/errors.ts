@@ -48,11 +48,13 @@ export function installApiErrorHandler(app: FastifyInstance): void {
     }
     if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       // A real 413 (not the envelope's usual 200): proxies and scripts stop retrying the same upload.
-      const e = new AppError('BODY_TOO_LARGE', 413, String(bodyLimitMb(req)));
-      return reply.status(413).send({ success: false, message: localise(e, req) });
+      const message = localise(new AppError('BODY_TOO_LARGE', 413, String(bodyLimitMb(req))), req);
+      // An unknown `/v1` path lands here too (its body is parsed before the 404): OpenAI clients get their shape.
+      if (req.url.startsWith('/v1/')) return reply.status(413).send({ error: { message, type: 'invalid_request_error', param: null, code: 'request_too_large' } });
+      return reply.status(413).send({ success: false, message });
     }
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
-      // Malformed JSON, unsupported media type, body too large: the client's fault, said plainly.
+      // Malformed JSON, unsupported media type: the client's fault, said plainly.
       const e = new AppError('INVALID_PARAMETER', 200, fe.message);
       return reply.status(200).send({ success: false, message: localise(e, req) });
     }

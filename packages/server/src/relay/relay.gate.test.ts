@@ -89,6 +89,14 @@ describe('the token is checked before the body is read', () => {
     expect(a.headers.connection).toBe('close');
   });
 
+  it('answers an unknown /v1 path without reading a large body', async () => {
+    const a = await unfinishedUpload('/v1/no-such-endpoint', {});
+    expect(a.uploadFinished).toBe(false);
+    // The declared body is over the default (/api) limit that unknown paths get.
+    expect(a.status).toBe(413);
+    expect(a.body.error).toMatchObject({ type: 'invalid_request_error', code: 'request_too_large' });
+  });
+
   it('keeps CORS preflight working without a token', async () => {
     const res = await fetch(`${h.server.url}/v1/chat/completions`, {
       method: 'OPTIONS',
