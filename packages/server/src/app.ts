@@ -35,7 +35,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   const app = Fastify({
     logger: opts.logger ?? false,
     routerOptions: { ignoreTrailingSlash: true },
-    bodyLimit: 32 * 1024 * 1024,
+    // `/api` and anything not given its own limit; the relay's routes set theirs (relay.routes.ts).
+    bodyLimit: ctx.config.bodyLimits.api,
     trustProxy: true,
     // Per-request access logs cost more than the relay's own work; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),

@@ -15,6 +15,8 @@ describe('loadConfig', () => {
     expect(c.sessionSecret).toMatch(/^[0-9a-f]{64}$/);
     expect(c.cryptoSecret).toBe(c.sessionSecret);
     expect(c.initialRootPassword).toBe('123456');
+    expect(c.rateLimits.relayToken.enabled).toBe(false);
+    expect(c.bodyLimits).toEqual({ relayJson: 20 * 1024 * 1024, relayAudio: 30 * 1024 * 1024, api: 2 * 1024 * 1024 });
     expect(Object.isFrozen(c)).toBe(true);
   });
 
@@ -31,6 +33,11 @@ describe('loadConfig', () => {
       GLOBAL_API_RATE_LIMIT_DURATION: '60',
       CRITICAL_RATE_LIMIT_ENABLE: 'false',
       INITIAL_ROOT_PASSWORD: 'secret-pass',
+      RELAY_TOKEN_RATE_LIMIT: '100',
+      RELAY_TOKEN_RATE_LIMIT_DURATION: '10',
+      MAX_REQUEST_BODY_MB: '8',
+      MAX_AUDIO_BODY_MB: '50',
+      MAX_API_BODY_MB: '4',
     }, '/w');
     expect(c).toMatchObject({
       port: 8080,
@@ -45,6 +52,8 @@ describe('loadConfig', () => {
     });
     expect(c.rateLimits.globalApi).toEqual({ enabled: true, max: 10, windowSec: 60 });
     expect(c.rateLimits.critical.enabled).toBe(false);
+    expect(c.rateLimits.relayToken).toEqual({ enabled: true, max: 100, windowSec: 10 });
+    expect(c.bodyLimits).toEqual({ relayJson: 8 * 1024 * 1024, relayAudio: 50 * 1024 * 1024, api: 4 * 1024 * 1024 });
   });
 
   it.each([
@@ -57,6 +66,11 @@ describe('loadConfig', () => {
     ['GLOBAL_API_RATE_LIMIT_ENABLE', 'maybe'],
     ['SESSION_SECRET', 'random_string'],
     ['INITIAL_ROOT_PASSWORD', '123'],
+    ['RELAY_TOKEN_RATE_LIMIT', '-1'],
+    ['RELAY_TOKEN_RATE_LIMIT_DURATION', '0'],
+    ['MAX_REQUEST_BODY_MB', '0'],
+    ['MAX_AUDIO_BODY_MB', '2048'],
+    ['MAX_API_BODY_MB', 'two'],
   ])('stops on an invalid %s naming the variable', (name, value) => {
     let err: unknown;
     try {

@@ -31,6 +31,14 @@ export interface Config {
     globalApi: RateLimitSetting;
     globalWeb: RateLimitSetting;
     critical: RateLimitSetting;
+    /** Requests per API token per window on `/v1` (off unless RELAY_TOKEN_RATE_LIMIT > 0). */
+    relayToken: RateLimitSetting;
+  };
+  /** Request body limits in bytes: `/v1` JSON routes, `/v1/audio` uploads, `/api` and everything else. */
+  bodyLimits: {
+    relayJson: number;
+    relayAudio: number;
+    api: number;
   };
   relayTimeoutSec: number;
   /** Seconds to wait for a stream's response headers before trying another channel (0 = none). */
@@ -62,6 +70,8 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+const MB = 1024 * 1024;
+
 function str(env: Env, name: string, fallback: string): string {
   const v = env[name];
   return v === undefined || v === '' ? fallback : v;
@@ -83,6 +93,12 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   if (['true', '1', 'yes', 'on'].includes(v)) return true;
   if (['false', '0', 'no', 'off'].includes(v)) return false;
   throw new ConfigError(name, `expected true or false, got "${raw}"`);
+}
+
+function megabytes(env: Env, name: string, fallback: number): number {
+  const n = int(env, name, fallback, 1);
+  if (n > 1024) throw new ConfigError(name, `must be at most 1024 (MB), got ${n}`);
+  return n * MB;
 }
 
 function rateLimit(env: Env, prefix: string, max: number, windowSec: number): RateLimitSetting {
@@ -150,6 +166,16 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
       globalApi: rateLimit(env, 'GLOBAL_API_RATE_LIMIT', 180, 180),
       globalWeb: rateLimit(env, 'GLOBAL_WEB_RATE_LIMIT', 60, 180),
       critical: rateLimit(env, 'CRITICAL_RATE_LIMIT', 20, 1200),
+      relayToken: {
+        enabled: int(env, 'RELAY_TOKEN_RATE_LIMIT', 0, 0) > 0,
+        max: Math.max(1, int(env, 'RELAY_TOKEN_RATE_LIMIT', 0, 0)),
+        windowSec: int(env, 'RELAY_TOKEN_RATE_LIMIT_DURATION', 60, 1),
+      },
+    },
+    bodyLimits: {
+      relayJson: megabytes(env, 'MAX_REQUEST_BODY_MB', 20),
+      relayAudio: megabytes(env, 'MAX_AUDIO_BODY_MB', 30),
+      api: megabytes(env, 'MAX_API_BODY_MB', 2),
     },
     relayTimeoutSec: int(env, 'RELAY_TIMEOUT', 0, 0),
     relayFirstByteTimeoutSec: int(env, 'RELAY_FIRST_BYTE_TIMEOUT', 60, 0),

@@ -27,6 +27,11 @@ function zodMessage(err: ZodError): string {
     .join('; ');
 }
 
+/** The body limit of the request's route in MB (one decimal at most), for a 413's message. */
+export function bodyLimitMb(req: FastifyRequest): number {
+  return Math.round((req.routeOptions.bodyLimit / (1024 * 1024)) * 10) / 10;
+}
+
 /** The one error → response mapping for the management API. */
 export function installApiErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError | ZodError | Error, req: FastifyRequest, reply: FastifyReply) => {
@@ -41,8 +46,15 @@ export function installApiErrorHandler(app: FastifyInstance): void {
     if (fe.statusCode === 429) {
       return reply.status(429).send({ success: false, message: localise(new AppError('TOO_MANY_REQUESTS', 429), req) });
     }
+    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      // A real 413 (not the envelope's usual 200): proxies and scripts stop retrying the same upload.
+      const message = localise(new AppError('BODY_TOO_LARGE', 413, String(bodyLimitMb(req))), req);
+      // An unknown `/v1` path lands here too (its body is parsed before the 404): OpenAI clients get their shape.
+      if (req.url.startsWith('/v1/')) return reply.status(413).send({ error: { message, type: 'invalid_request_error', param: null, code: 'request_too_large' } });
+      return reply.status(413).send({ success: false, message });
+    }
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
-      // Malformed JSON, unsupported media type, body too large: the client's fault, said plainly.
+      // Malformed JSON, unsupported media type: the client's fault, said plainly.
       const e = new AppError('INVALID_PARAMETER', 200, fe.message);
       return reply.status(200).send({ success: false, message: localise(e, req) });
     }

@@ -11,6 +11,14 @@ describe('sliding-log limiter', () => {
     expect(s.hit('other', 3, 1000, 500)).toBe(true);
     expect(s.hit('k', 3, 1000, 1000)).toBe(true);
   });
+
+  it('a sweep keeps the logs of keys with longer windows (an IP limit next to a per-token one)', () => {
+    const s = new MemoryRateLimitStore();
+    expect(s.hit('long', 1, 60_000, 0)).toBe(true);
+    // 10 000 hits on short-window keys trigger a sweep long after the short window, within the long one.
+    for (let i = 0; i < 10_000; i++) s.hit(`short:${i}`, 1, 10, 1000);
+    expect(s.hit('long', 1, 60_000, 1001)).toBe(false);
+  });
 });
 
 describe('rate limits over HTTP', () => {

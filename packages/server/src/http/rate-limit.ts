@@ -12,24 +12,27 @@ export interface RateLimitStore {
 }
 
 export class MemoryRateLimitStore implements RateLimitStore {
-  private readonly logs = new Map<string, number[]>();
+  /** Each key keeps its own window: limits with different windows (per IP, per token) share the map. */
+  private readonly logs = new Map<string, { hits: number[]; windowMs: number }>();
   private sweeps = 0;
 
   hit(key: string, max: number, windowMs: number, now: number): boolean {
     let log = this.logs.get(key);
     if (!log) {
-      log = [];
+      log = { hits: [], windowMs };
       this.logs.set(key, log);
     }
-    while (log.length && now - log[0]! >= windowMs) log.shift();
-    if (++this.sweeps % 10_000 === 0) this.sweep(now, windowMs);
-    if (log.length >= max) return false;
-    log.push(now);
+    log.windowMs = windowMs;
+    const hits = log.hits;
+    while (hits.length && now - hits[0]! >= windowMs) hits.shift();
+    if (++this.sweeps % 10_000 === 0) this.sweep(now);
+    if (hits.length >= max) return false;
+    hits.push(now);
     return true;
   }
 
-  private sweep(now: number, windowMs: number): void {
-    for (const [k, log] of this.logs) if (!log.length || now - log[log.length - 1]! >= windowMs) this.logs.delete(k);
+  private sweep(now: number): void {
+    for (const [k, log] of this.logs) if (!log.hits.length || now - log.hits[log.hits.length - 1]! >= log.windowMs) this.logs.delete(k);
   }
 }
 

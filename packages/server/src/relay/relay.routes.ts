@@ -3,9 +3,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { RelayMode } from './adapters/types.js';
 import { modelObject } from './model-owners.js';
+import { bodyLimitMb } from '../http/errors.js';
+import { releaseTokenCounter, retainTokenCounter } from './billing/token-counter.js';
+import { installRelayGate } from './relay-gate.js';
 import { RelayError, localError } from './relay-error.js';
 import { relay } from './relay.service.js';
-import { authenticateToken, type RelayAuth } from './token-auth.js';
+import { requestAuth, type RelayAuth } from './token-auth.js';
+
+/** Multipart uploads (audio files) get the larger limit; every other relay route takes JSON. */
+const UPLOAD_MODES: ReadonlySet<RelayMode> = new Set(['transcriptions', 'translations']);
 
 const ROUTES: Array<[string, RelayMode]> = [
   ['/v1/chat/completions', 'chat'],
@@ -37,10 +43,10 @@ function sendRelayError(reply: FastifyReply, err: RelayError): FastifyReply {
   return reply.code(err.status).send(err.toBody());
 }
 
-/** Token-authenticated helper for the non-relay `/v1` reads. */
+/** Token-authenticated helper for the non-relay `/v1` reads (the gate has authenticated already). */
 async function withToken(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, fn: (auth: RelayAuth) => Promise<unknown>): Promise<unknown> {
   try {
-    return await fn(await authenticateToken(ctx, req, langFromHeader(req.headers['accept-language'])));
+    return await fn(await requestAuth(ctx, req, langFromHeader(req.headers['accept-language'])));
   } catch (err) {
     if (err instanceof RelayError) return sendRelayError(reply, err);
     throw err;
@@ -58,11 +64,20 @@ async function availableModels(ctx: AppContext, auth: RelayAuth): Promise<string
  * and the bytes themselves forwarded when nothing must change); errors are OpenAI error objects.
  */
 export async function relayRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  // Local token counting runs in a worker pool shared by the process; the last app to close stops it.
+  retainTokenCounter();
+  app.addHook('onClose', () => releaseTokenCounter());
+  const limits = ctx.config.bodyLimits;
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
     scope.setErrorHandler((error: Error & { statusCode?: number }, req, reply) => {
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+      if (status === 413) {
+        const lang = langFromHeader(req.headers['accept-language']);
+        const err = localError(lang, 413, 'BODY_TOO_LARGE', { type: 'invalid_request_error', errorCode: 'request_too_large', detail: String(bodyLimitMb(req)) });
+        return reply.code(413).send(err.toBody());
+      }
       if (status >= 500) req.log.error({ err: error }, 'relay route failed');
       return reply.code(status).send({ error: { message: status >= 500 ? 'internal error' : error.message, type: 'invalid_request_error', param: null, code: null } });
     });
@@ -72,6 +87,7 @@ export async function relayRoutes(app: FastifyInstance, ctx: AppContext): Promis
       reply.header('access-control-allow-origin', '*');
       done();
     });
+    installRelayGate(scope, ctx);
 
     scope.options('/v1/*', async (req, reply) =>
       reply
@@ -81,13 +97,20 @@ export async function relayRoutes(app: FastifyInstance, ctx: AppContext): Promis
         .header('access-control-max-age', '86400')
         .send(),
     );
-    for (const [path, mode] of ROUTES) scope.post(path, (req, reply) => relay(ctx, req, reply, mode));
-    scope.post('/v1/engines/:model/embeddings', (req, reply) => relay(ctx, req, reply, 'embeddings', (req.params as { model: string }).model));
+    for (const [path, mode] of ROUTES) {
+      const bodyLimit = UPLOAD_MODES.has(mode) ? limits.relayAudio : limits.relayJson;
+      scope.post(path, { bodyLimit }, (req, reply) => relay(ctx, req, reply, mode));
+    }
+    scope.post('/v1/engines/:model/embeddings', { bodyLimit: limits.relayJson }, (req, reply) =>
+      relay(ctx, req, reply, 'embeddings', (req.params as { model: string }).model),
+    );
 
     for (const [method, path] of NOT_IMPLEMENTED) {
       scope.route({
         method,
         url: path,
+        // Answered 501 whatever the body: no reason to accept more than the management API does.
+        bodyLimit: limits.api,
         handler: (req, reply) =>
           withToken(ctx, req, reply, async () =>
             reply.code(501).send({ error: { message: 'API not implemented', type: 'new_api_error', param: null, code: 'api_not_implemented' } }),

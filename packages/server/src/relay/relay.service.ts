@@ -14,7 +14,7 @@ import type { Attempt, Run } from './relay-run.js';
 import { meterAllows, reserve } from './relay-reserve.js';
 import { settle } from './relay-settle.js';
 import { pumpSse, SSE_HEADERS } from './stream-relay.js';
-import { assertModelAllowed, authenticateToken } from './token-auth.js';
+import { assertModelAllowed, requestAuth } from './token-auth.js';
 import { isRetryable, mapStatus, shouldDisableChannel } from './upstream.js';
 import { bufferedUsage, countedStreamUsage } from './usage-count.js';
 
@@ -66,7 +66,8 @@ export async function relay(ctx: AppContext, req: FastifyRequest, reply: Fastify
   reply.header('x-oneapi-request-id', requestId);
   const lang = langFromHeader(req.headers['accept-language']);
   try {
-    const auth = await authenticateToken(ctx, req, lang);
+    // Authenticated by the relay gate before the body was read (relay-gate.ts).
+    const auth = await requestAuth(ctx, req, lang);
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const input = parseRelayInput(mode, raw, String(req.headers['content-type'] ?? ''), pathModel);
     assertModelAllowed(auth, input.model, lang);

@@ -14,6 +14,18 @@ export interface RelayAuth {
   pinned: RuntimeChannel | null;
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the relay scope's onRequest hook (relay-gate.ts), before the body is read. */
+    relayAuth: RelayAuth | null;
+  }
+}
+
+/** The authentication the relay gate stored for this request (or, outside the gate, a fresh one). */
+export function requestAuth(ctx: AppContext, req: FastifyRequest, lang: Lang): RelayAuth | Promise<RelayAuth> {
+  return req.relayAuth ?? authenticateToken(ctx, req, lang);
+}
+
 /**
  * Token authentication for `/v1` (reference §2 TokenAuth and §3.1 Distribute steps 1, 3, 4).
  * Lookups come from the in-memory caches; the quota checks happen in the ledger's conditional

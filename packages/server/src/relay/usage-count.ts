@@ -3,6 +3,13 @@ import { emptyUsage, readUsage } from './billing/pricing.js';
 import { countChatPrompt, countInput, countText } from './billing/token-counter.js';
 import type { RelayInput } from './request-parse.js';
 
+/** Characters (code points) of a string without building an array of them: speech bills per character. */
+export function codePoints(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) if ((text.charCodeAt(i) & 0xfc00) === 0xdc00 && i > 0 && (text.charCodeAt(i - 1) & 0xfc00) === 0xd800) n--;
+  return n;
+}
+
 /** Prompt tokens counted locally for the modes that have a text prompt. */
 export async function localPromptTokens(input: RelayInput): Promise<number> {
   const body = input.body ?? {};
@@ -76,7 +83,7 @@ export async function bufferedUsage(input: RelayInput, json: Record<string, unkn
     case 'translations':
       return { ...emptyUsage(), completionTokens: await countText(input.model, transcriptText(input.responseFormat ?? 'json', body, json)) };
     case 'speech':
-      return { ...emptyUsage(), promptTokens: [...String(input.body?.input ?? '')].length };
+      return { ...emptyUsage(), promptTokens: codePoints(String(input.body?.input ?? '')) };
     case 'images':
       return { ...emptyUsage(), promptTokens: input.image?.n ?? 1 };
   }

@@ -1,0 +1,55 @@
+import { langFromHeader } from '@modelgate/shared';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { localError, RelayError } from './relay-error.js';
+import { newRequestId } from './relay.service.js';
+import { authenticateToken } from './token-auth.js';
+
+/** Rate-limit store key of a token's `/v1` budget (shared by every node when the store is Redis). */
+export function tokenRateKey(tokenId: number): string {
+  return `RT:${tokenId}`;
+}
+
+/**
+ * A refused request whose body has not been read: Node drains (and discards) a declared body that
+ * is within the route's limit, so an ordinary client with a wrong key still gets a clean 401 on a
+ * reusable connection; a larger or chunked (unbounded) one is not worth draining, so the
+ * connection closes after the answer, as fastify does for its own 413.
+ */
+function closeIfBodyUnbounded(req: FastifyRequest, reply: FastifyReply): void {
+  if (req.headers['transfer-encoding'] !== undefined) {
+    reply.header('connection', 'close');
+    return;
+  }
+  const length = Number(req.headers['content-length'] ?? 0);
+  if (!(length > 0)) return;
+  if (!(length <= req.routeOptions.bodyLimit)) reply.header('connection', 'close');
+}
+
+/**
+ * The relay's gate, an onRequest hook: the token is authenticated (from the in-memory caches, no
+ * query on the hot path) and its request budget checked before fastify reads a byte of the body,
+ * so an anonymous, disabled or throttled caller costs no buffering and no parsing. Handlers read
+ * the result from `req.relayAuth`. Preflight requests (OPTIONS) pass without a token.
+ */
+export function installRelayGate(scope: FastifyInstance, ctx: AppContext): void {
+  scope.decorateRequest('relayAuth', null);
+  const limit = ctx.config.rateLimits.relayToken;
+  const windowMs = limit.windowSec * 1000;
+  scope.addHook('onRequest', async (req, reply) => {
+    if (req.method === 'OPTIONS') return;
+    const lang = langFromHeader(req.headers['accept-language']);
+    try {
+      const auth = await authenticateToken(ctx, req, lang);
+      // Read at request time: main.ts swaps in the Redis store after the context is built.
+      if (limit.enabled && !(await ctx.rateLimitStore.hit(tokenRateKey(auth.token.id), limit.max, windowMs, Date.now()))) {
+        throw localError(lang, 429, 'RELAY_TOKEN_RATE_LIMITED', { errorCode: 'rate_limit_exceeded', detail: `${limit.max} / ${limit.windowSec} s` });
+      }
+      req.relayAuth = auth;
+    } catch (err) {
+      if (!(err instanceof RelayError)) throw err;
+      closeIfBodyUnbounded(req, reply);
+      return reply.code(err.status).header('x-oneapi-request-id', newRequestId()).send(err.toBody());
+    }
+  });
+}
