@@ -15,6 +15,7 @@ describe('loadConfig', () => {
     expect(c.sessionSecret).toMatch(/^[0-9a-f]{64}$/);
     expect(c.cryptoSecret).toBe(c.sessionSecret);
     expect(c.initialRootPassword).toBe('123456');
+    expect(c.trustedProxies).toEqual([]);
     expect(Object.isFrozen(c)).toBe(true);
   });
 
@@ -57,6 +58,11 @@ describe('loadConfig', () => {
     ['GLOBAL_API_RATE_LIMIT_ENABLE', 'maybe'],
     ['SESSION_SECRET', 'random_string'],
     ['INITIAL_ROOT_PASSWORD', '123'],
+    ['TRUSTED_PROXIES', '10.0.0.0/8,nginx'],
+    ['TRUSTED_PROXIES', '10.0.0.0/33'],
+    ['TRUSTED_PROXIES', '2001:db8::/129'],
+    ['TRUSTED_PROXIES', '10.0.0.1/'],
+    ['TRUSTED_PROXIES', '999.1.1.1'],
   ])('stops on an invalid %s naming the variable', (name, value) => {
     let err: unknown;
     try {
@@ -67,6 +73,18 @@ describe('loadConfig', () => {
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).variable).toBe(name);
     expect((err as Error).message).toContain(name);
+  });
+});
+
+describe('TRUSTED_PROXIES', () => {
+  it('takes IPs and CIDR ranges, IPv4 and IPv6, separated by commas and/or spaces', () => {
+    const c = loadConfig({ TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8,::1 fd00::/8\n192.168.1.10/32' });
+    expect(c.trustedProxies).toEqual(['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8', '192.168.1.10/32']);
+    expect(Object.isFrozen(c.trustedProxies)).toBe(true);
+  });
+
+  it('names the first bad entry', () => {
+    expect(() => loadConfig({ TRUSTED_PROXIES: '127.0.0.1,proxy.local' })).toThrow(/TRUSTED_PROXIES: "proxy.local" is not an IP address or CIDR range/);
   });
 });
 
