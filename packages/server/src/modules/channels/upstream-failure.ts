@@ -35,12 +35,17 @@ export function transportFailure(err: unknown, timeoutMs: number): UpstreamFailu
 
 const EXCERPT_MAX = 160;
 
-/** Control characters out, whitespace folded, the channel's keys and any bearer token masked, cut short. */
+/** The channel's keys and any bearer token masked: an upstream may echo what it was sent. */
+function maskSecrets(text: string, secrets: readonly string[]): string {
+  let s = text;
+  for (const secret of secrets) if (secret.length >= 4) s = s.split(secret).join('***');
+  return s.replace(/(bearer\s+)[^\s"',;]+/gi, '$1***');
+}
+
+/** Control characters out, whitespace folded, secrets masked, cut short. */
 export function sanitisedExcerpt(text: string, secrets: readonly string[]): string {
   // eslint-disable-next-line no-control-regex
-  let s = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim();
-  for (const secret of secrets) if (secret.length >= 4) s = s.split(secret).join('***');
-  s = s.replace(/(bearer\s+)[^\s"',;]+/gi, '$1***');
+  const s = maskSecrets(text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim(), secrets);
   return s.length > EXCERPT_MAX ? `${s.slice(0, EXCERPT_MAX)}…` : s;
 }
 
@@ -49,7 +54,7 @@ export function sanitisedExcerpt(text: string, secrets: readonly string[]): stri
  * a sanitised excerpt of the upstream's words. The full text is logged with the request.
  */
 export function failureMessage(req: FastifyRequest, channelId: number, failure: UpstreamFailure, upstream: string, secrets: readonly string[]): string {
-  req.log.warn({ channelId, failure, upstream: upstream.slice(0, 2000) }, 'channel upstream probe failed');
+  req.log.warn({ channelId, failure, upstream: maskSecrets(upstream.slice(0, 2000), secrets) }, 'channel upstream probe failed');
   const base = localise(new AppError(failure.code, 200, failure.detail), req);
   if (caller(req).role < Role.Root) return base;
   const excerpt = sanitisedExcerpt(upstream, secrets);
