@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from './context.js';
 import { installApiErrorHandler } from './http/errors.js';
+import { IpMatcher, parseIpList } from './http/ip-list.js';
 import { rateLimitHook } from './http/rate-limit.js';
 import { optionsRoutes } from './modules/options/options.routes.js';
 import { statusRoutes } from './modules/status/status.routes.js';
@@ -37,7 +38,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     routerOptions: { ignoreTrailingSlash: true },
     // `/api` and anything not given its own limit; the relay's routes set theirs (relay.routes.ts).
     bodyLimit: ctx.config.bodyLimits.api,
-    trustProxy: true,
+    trustProxy: trustProxyOption(ctx.config.trustedProxies),
     // Per-request access logs cost more than the relay's own work; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
   });
@@ -71,6 +72,17 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
 
   await registerConsole(app, ctx);
   return app;
+}
+
+/**
+ * `req.ip` is the TCP peer unless that peer is a TRUSTED_PROXIES entry; then it is the right-most
+ * X-Forwarded-For address that is not a trusted proxy itself. Trusting every peer (the reference's
+ * behaviour) let any caller choose the IP that rate limits and token allow lists see.
+ */
+function trustProxyOption(entries: readonly string[]): false | ((address: string) => boolean) {
+  if (!entries.length) return false;
+  const trusted = new IpMatcher(parseIpList(entries.join(',')).ranges);
+  return (address) => trusted.has(address);
 }
 
 async function registerConsole(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -17,6 +17,7 @@ describe('loadConfig', () => {
     expect(c.initialRootPassword).toBe('123456');
     expect(c.rateLimits.relayToken.enabled).toBe(false);
     expect(c.bodyLimits).toEqual({ relayJson: 20 * 1024 * 1024, relayAudio: 30 * 1024 * 1024, api: 2 * 1024 * 1024 });
+    expect(c.trustedProxies).toEqual([]);
     expect(Object.isFrozen(c)).toBe(true);
   });
 
@@ -71,6 +72,11 @@ describe('loadConfig', () => {
     ['MAX_REQUEST_BODY_MB', '0'],
     ['MAX_AUDIO_BODY_MB', '2048'],
     ['MAX_API_BODY_MB', 'two'],
+    ['TRUSTED_PROXIES', '10.0.0.0/8,nginx'],
+    ['TRUSTED_PROXIES', '10.0.0.0/33'],
+    ['TRUSTED_PROXIES', '2001:db8::/129'],
+    ['TRUSTED_PROXIES', '10.0.0.1/'],
+    ['TRUSTED_PROXIES', '999.1.1.1'],
   ])('stops on an invalid %s naming the variable', (name, value) => {
     let err: unknown;
     try {
@@ -81,6 +87,18 @@ describe('loadConfig', () => {
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).variable).toBe(name);
     expect((err as Error).message).toContain(name);
+  });
+});
+
+describe('TRUSTED_PROXIES', () => {
+  it('takes IPs and CIDR ranges, IPv4 and IPv6, separated by commas and/or spaces', () => {
+    const c = loadConfig({ TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8,::1 fd00::/8\n192.168.1.10/32' });
+    expect(c.trustedProxies).toEqual(['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8', '192.168.1.10/32']);
+    expect(Object.isFrozen(c.trustedProxies)).toBe(true);
+  });
+
+  it('names the first bad entry', () => {
+    expect(() => loadConfig({ TRUSTED_PROXIES: '127.0.0.1,proxy.local' })).toThrow(/TRUSTED_PROXIES: "proxy.local" is not an IP address or CIDR range/);
   });
 });
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { parseIpList } from '../http/ip-list.js';
 
 /**
  * Environment, parsed once into a frozen object (DESIGN.md §3). Names and meanings follow the
@@ -51,6 +52,11 @@ export interface Config {
   generateDefaultToken: boolean;
   logLevel: string;
   turnstileVerifyUrl: string;
+  /**
+   * Peers (IPs and CIDR ranges) whose X-Forwarded-For is believed. Empty: the client IP is always
+   * the TCP peer, so a caller cannot pick the address that rate limits and allow lists see.
+   */
+  trustedProxies: readonly string[];
 }
 
 export interface RateLimitSetting {
@@ -146,6 +152,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     throw new ConfigError('FRONTEND_BASE_URL', 'expected an http(s) URL');
   }
 
+  const proxies = parseIpList(env.TRUSTED_PROXIES);
+  if (proxies.invalid.length) {
+    throw new ConfigError('TRUSTED_PROXIES', `"${proxies.invalid[0]}" is not an IP address or CIDR range (expected e.g. 127.0.0.1,10.0.0.0/8,::1)`);
+  }
+
   const config: Config = {
     port,
     sqlDsn,
@@ -187,6 +198,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     generateDefaultToken: bool(env, 'GENERATE_DEFAULT_TOKEN', false),
     logLevel: str(env, 'LOG_LEVEL', 'info'),
     turnstileVerifyUrl: str(env, 'TURNSTILE_VERIFY_URL', 'https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+    trustedProxies: Object.freeze(proxies.entries),
   };
   if (config.initialRootPassword.length < 6) {
     throw new ConfigError('INITIAL_ROOT_PASSWORD', 'must be at least 6 characters');

@@ -1,5 +1,6 @@
 import type { Db } from '../db/client.js';
 import type { TokenRow, UserRow } from '../db/schema.js';
+import { IpMatcher, parseIpList } from '../http/ip-list.js';
 
 /** Token fields the relay needs on every request. Quota is not here: the ledger reads it in SQL. */
 export interface CachedToken {
@@ -11,7 +12,8 @@ export interface CachedToken {
   expiredTime: number;
   unlimited: boolean;
   modelLimits: ReadonlySet<string> | null;
-  allowIps: ReadonlySet<string> | null;
+  /** IPs and CIDR ranges the token may be used from; null = anywhere. */
+  allowIps: IpMatcher | null;
   group: string;
 }
 
@@ -31,11 +33,10 @@ function toToken(t: TokenRow): CachedToken {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  // Reference: newline-separated, spaces and commas removed, exact IPs only.
-  const ips = (t.allow_ips ?? '')
-    .split('\n')
-    .map((s) => s.replace(/[\s,]/g, ''))
-    .filter(Boolean);
+  // IPs and CIDR ranges, one per line (commas and spaces also split: the reference removed them,
+  // gluing "a, b" into one address). Entries saved before validation that parse as neither are
+  // dropped, but a non-empty list stays a list: it fails closed rather than opening to everyone.
+  const ips = parseIpList(t.allow_ips);
   return {
     id: Number(t.id),
     userId: Number(t.user_id),
@@ -45,7 +46,7 @@ function toToken(t: TokenRow): CachedToken {
     expiredTime: Number(t.expired_time),
     unlimited: !!t.unlimited_quota,
     modelLimits: t.model_limits_enabled ? new Set(limits) : null,
-    allowIps: ips.length ? new Set(ips) : null,
+    allowIps: ips.entries.length ? new IpMatcher(ips.ranges) : null,
     group: t.group ?? '',
   };
 }

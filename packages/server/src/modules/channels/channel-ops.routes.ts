@@ -6,13 +6,20 @@ import type { AppContext } from '../../context.js';
 import { requireAdmin } from '../../http/auth.js';
 import { AppError, localise } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
+import type { ChannelRow } from '../../db/schema.js';
+import { channelSecrets, failureMessage, transportFailure, type UpstreamFailure } from './upstream-failure.js';
 
 const idParam = z.object({ id: z.string().regex(/^\d+$/, 'id must be a number').transform(Number) });
 const fetchBody = z.object({ base_url: z.string().default(''), key: z.string().default('') });
 
-/** Ops results carry either upstream text or one of our message codes; codes are localised. */
-function text(req: FastifyRequest, message: string): string {
-  return Object.hasOwn(SERVER_MESSAGES, message) ? localise(new AppError(message as ServerMessageCode), req) : message;
+/**
+ * Ops results carry one of our message codes, or an upstream failure whose own words reach only
+ * the log and root (upstream-failure.ts); never the upstream's body for an admin.
+ */
+function text(req: FastifyRequest, row: ChannelRow, r: { success: boolean; message: string; failure?: UpstreamFailure }): string {
+  if (r.failure) return failureMessage(req, row.id, r.failure, r.message, channelSecrets(row.key));
+  if (Object.hasOwn(SERVER_MESSAGES, r.message)) return localise(new AppError(r.message as ServerMessageCode), req);
+  return r.success ? r.message : localise(new AppError('CHANNEL_UPSTREAM_BAD_RESPONSE'), req);
 }
 
 /**
@@ -33,7 +40,7 @@ export function channelOpsRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/api/channel/test/:id', { preHandler: admin }, async (req) => {
     const row = await load(req.params);
     const r = await ops.test(row, (req.query as { model?: string }).model);
-    return { success: r.success, message: text(req, r.message), time: Number(r.time.toFixed(3)) };
+    return { success: r.success, message: text(req, row, r), time: Number(r.time.toFixed(3)) };
   });
 
   app.get('/api/channel/test', { preHandler: admin }, async () => {
@@ -44,7 +51,7 @@ export function channelOpsRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/api/channel/update_balance/:id', { preHandler: admin }, async (req) => {
     const row = await load(req.params);
     const r = await ops.updateBalance(row);
-    return { success: r.success, message: text(req, r.message), balance: r.balance };
+    return { success: r.success, message: text(req, row, r), balance: r.balance };
   });
 
   app.get('/api/channel/update_balance', { preHandler: admin }, async () => {
@@ -54,36 +61,49 @@ export function channelOpsRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
 
   /** Only OpenAI-format upstreams list models at `{base}/v1/models` (spec §5). */
-  const fetchModels = async (baseUrl: string, key: string): Promise<string[]> => {
+  const FETCH_TIMEOUT_MS = 20_000;
+  /** Failures name a status or transport code only; what the upstream said goes to the log. */
+  const fetchModels = async (req: FastifyRequest, baseUrl: string, key: string): Promise<string[]> => {
     const base = (baseUrl.trim() || 'https://api.openai.com').replace(/\/+$/, '');
     if (!/^https?:\/\//.test(base)) throw new AppError('CHANNEL_BASE_URL_INVALID');
+    const failed = (detail: string, upstream: string): AppError => {
+      req.log.warn({ url: `${base}/v1/models`, detail, upstream: upstream.slice(0, 2000) }, 'channel model fetch failed');
+      return new AppError('CHANNEL_FETCH_MODELS_FAILED', 200, detail);
+    };
     let res;
+    let body;
     try {
       res = await request(`${base}/v1/models`, {
         headers: { authorization: `Bearer ${key.trim()}` },
         dispatcher: ctx.relay.agent,
-        signal: AbortSignal.timeout(20_000),
+        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
       });
+      body = await res.body.text();
     } catch (err) {
-      throw new AppError('CHANNEL_FETCH_MODELS_FAILED', 200, (err as Error).message);
+      throw failed(transportFailure(err, FETCH_TIMEOUT_MS).detail, (err as Error).message);
     }
-    const body = await res.body.text();
-    if (res.statusCode !== 200) throw new AppError('CHANNEL_FETCH_MODELS_FAILED', 200, `HTTP ${res.statusCode}`);
+    if (res.statusCode !== 200) throw failed(`HTTP ${res.statusCode}`, body);
+    let json: { data?: Array<{ id?: unknown }>; error?: unknown };
     try {
-      const json = JSON.parse(body) as { data?: Array<{ id?: unknown }> };
-      return [...new Set((json.data ?? []).map((m) => String(m.id ?? '')).filter(Boolean))];
+      json = JSON.parse(body) as typeof json;
     } catch {
-      throw new AppError('CHANNEL_FETCH_MODELS_FAILED', 200, 'invalid JSON');
+      throw failed('invalid JSON', body);
+    }
+    if (json?.error) throw failed('HTTP 200: error object', body);
+    try {
+      return [...new Set((json?.data ?? []).map((m) => String(m.id ?? '')).filter(Boolean))];
+    } catch {
+      throw failed('invalid JSON', body);
     }
   };
 
   app.get('/api/channel/fetch_models/:id', { preHandler: admin }, async (req) => {
     const row = await load(req.params);
-    return ok(await fetchModels(row.base_url ?? '', row.key.split('\n')[0] ?? ''));
+    return ok(await fetchModels(req, row.base_url ?? '', row.key.split('\n')[0] ?? ''));
   });
 
   app.post('/api/channel/fetch_models', { preHandler: admin }, async (req) => {
     const b = fetchBody.parse(req.body ?? {});
-    return ok(await fetchModels(b.base_url, b.key.split('\n')[0] ?? ''));
+    return ok(await fetchModels(req, b.base_url, b.key.split('\n')[0] ?? ''));
   });
 }

@@ -7,19 +7,24 @@ import { adapterFor } from '../../relay/adapters/registry.js';
 import type { UpstreamError } from '../../relay/adapters/types.js';
 import { toRuntime } from '../../relay/channel-cache.js';
 import { shouldDisableChannel } from '../../relay/upstream.js';
+import { transportFailure, UpstreamFailureError, type UpstreamFailure } from './upstream-failure.js';
 
 export interface TestResult {
   success: boolean;
+  /** One of our message codes, or the upstream's own words (status reasons, logs, root). */
   message: string;
   /** Seconds, as the console shows it. */
   time: number;
   error?: UpstreamError;
+  /** Set when the upstream failed: what an admin may be shown instead of `message`. */
+  failure?: UpstreamFailure;
 }
 
 export interface BalanceResult {
   success: boolean;
   message: string;
   balance: number;
+  failure?: UpstreamFailure;
 }
 
 /** Task relays have no chat endpoint to probe (reference §6.1). */
@@ -78,21 +83,32 @@ export class ChannelOps {
       const text = await res.body.text();
       const time = (performance.now() - started) / 1000;
       let error: UpstreamError | undefined;
-      if (res.statusCode !== 200) error = adapter.parseError(res.statusCode, text);
-      else {
+      let failure: UpstreamFailure | undefined;
+      const bad = (detail: string): UpstreamFailure => ({ code: 'CHANNEL_UPSTREAM_BAD_RESPONSE', detail });
+      if (res.statusCode !== 200) {
+        error = adapter.parseError(res.statusCode, text);
+        failure = { code: 'CHANNEL_UPSTREAM_STATUS', detail: `HTTP ${res.statusCode}` };
+      } else {
         try {
           const json = JSON.parse(text) as { error?: unknown; usage?: unknown };
-          if (json.error) error = adapter.parseError(res.statusCode, text);
-          else if (!json.usage) error = { status: 200, type: 'invalid_response', code: null, param: null, message: 'upstream answered without usage' };
+          if (json.error) {
+            error = adapter.parseError(res.statusCode, text);
+            failure = bad('HTTP 200: error object');
+          } else if (!json.usage) {
+            error = { status: 200, type: 'invalid_response', code: null, param: null, message: 'upstream answered without usage' };
+            failure = bad('HTTP 200: no usage');
+          }
         } catch {
           error = { status: 200, type: 'invalid_response', code: null, param: null, message: 'upstream answered with invalid JSON' };
+          failure = bad('HTTP 200: not JSON');
         }
       }
-      result = error ? { success: false, message: error.message, time, error } : { success: true, message: '', time };
+      result = error ? { success: false, message: error.message, time, error, failure } : { success: true, message: '', time };
     } catch (err) {
       const time = (performance.now() - started) / 1000;
-      const message = (err as Error).name === 'TimeoutError' ? `timeout after ${TEST_TIMEOUT_MS / 1000}s` : (err as Error).message;
-      result = { success: false, message, time, error: { status: 0, type: 'do_request_failed', code: null, param: null, message } };
+      const failure = transportFailure(err, TEST_TIMEOUT_MS);
+      const message = (err as Error).name === 'TimeoutError' ? failure.detail : (err as Error).message;
+      result = { success: false, message, time, error: { status: 0, type: 'do_request_failed', code: null, param: null, message }, failure };
     }
     await this.ctx.channels.setStats(row.id, { response_time: Math.round(result.time * 1000), test_time: nowSec() });
     return result;
@@ -150,11 +166,32 @@ export class ChannelOps {
     const ch = toRuntime(row);
     const base = (ch.target.baseUrl || 'https://api.openai.com').replace(/\/+$/, '');
     const headers = { authorization: `Bearer ${ch.target.key}` };
-    const getJson = async <T>(url: string): Promise<T> => {
-      const res = await request(url, { headers, dispatcher: this.ctx.relay.agent, signal: AbortSignal.timeout(TEST_TIMEOUT_MS) });
-      const text = await res.body.text();
-      if (res.statusCode !== 200) throw new Error(`${res.statusCode}: ${text.slice(0, 200)}`);
-      return JSON.parse(text) as T;
+    const getJson = async <T extends object>(url: string): Promise<T> => {
+      let res;
+      let text;
+      try {
+        res = await request(url, { headers, dispatcher: this.ctx.relay.agent, signal: AbortSignal.timeout(TEST_TIMEOUT_MS) });
+        text = await res.body.text();
+      } catch (err) {
+        throw new UpstreamFailureError(transportFailure(err, TEST_TIMEOUT_MS), (err as Error).message);
+      }
+      if (res.statusCode !== 200) {
+        throw new UpstreamFailureError({ code: 'CHANNEL_UPSTREAM_STATUS', detail: `HTTP ${res.statusCode}` }, `${res.statusCode}: ${text.slice(0, 200)}`);
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        // Not JSON.parse's own message: V8 quotes the start of the text in it.
+        json = undefined;
+      }
+      if (!json || typeof json !== 'object') {
+        throw new UpstreamFailureError({ code: 'CHANNEL_UPSTREAM_BAD_RESPONSE', detail: 'HTTP 200: not a JSON object' }, `not a JSON object: ${text.slice(0, 200)}`);
+      }
+      if ((json as { error?: unknown }).error) {
+        throw new UpstreamFailureError({ code: 'CHANNEL_UPSTREAM_BAD_RESPONSE', detail: 'HTTP 200: error object' }, `error object: ${text.slice(0, 200)}`);
+      }
+      return json as T;
     };
     try {
       const sub = await getJson<{ hard_limit_usd?: number; has_payment_method?: boolean }>(`${base}/v1/dashboard/billing/subscription`);
@@ -163,10 +200,14 @@ export class ChannelOps {
       const day = (d: Date) => d.toISOString().slice(0, 10);
       const usage = await getJson<{ total_usage?: number }>(`${base}/v1/dashboard/billing/usage?start_date=${day(start)}&end_date=${day(now)}`);
       const balance = Number(sub.hard_limit_usd ?? 0) - Number(usage.total_usage ?? 0) / 100;
+      if (!Number.isFinite(balance)) {
+        throw new UpstreamFailureError({ code: 'CHANNEL_UPSTREAM_BAD_RESPONSE', detail: 'HTTP 200: no numeric balance' }, 'hard_limit_usd or total_usage is not a number');
+      }
       await this.ctx.channels.setStats(row.id, { balance, balance_updated_time: nowSec() });
       return { success: true, message: '', balance };
     } catch (err) {
-      return { success: false, message: (err as Error).message, balance: 0 };
+      if (err instanceof UpstreamFailureError) return { success: false, message: err.upstream, balance: 0, failure: err.failure };
+      throw err;
     }
   }
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { requireAdmin, requireUser } from '../../http/auth.js';
+import { caller, requireAdmin, requireUser } from '../../http/auth.js';
 import { AppError } from '../../http/errors.js';
 import { listParams, ok } from '../../http/reply.js';
 import { allBuiltinModels, modelsByType } from '../../relay/adapters/registry.js';
@@ -58,7 +58,7 @@ export function channelsRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.put('/api/channel/', { preHandler: admin }, async (req) => {
     const raw = (req.body ?? {}) as Record<string, unknown>;
     const body = channelInput.parse(raw);
-    return ok(await svc.update(body, Object.keys(raw).filter((k) => raw[k] !== undefined)));
+    return ok(await svc.update(body, Object.keys(raw).filter((k) => raw[k] !== undefined), caller(req).role));
   });
   app.delete('/api/channel/:id', { preHandler: admin }, async (req) => {
     const { id } = idParam.parse(req.params);

@@ -1,4 +1,4 @@
-import { CHANNEL_TYPE_NAMES, ChannelStatus, ChannelType } from '@modelgate/shared';
+import { CHANNEL_TYPE_NAMES, ChannelStatus, ChannelType, Role } from '@modelgate/shared';
 import { z } from 'zod';
 import { AppError } from '../../http/errors.js';
 import { nowSec } from '../../http/reply.js';
@@ -48,6 +48,20 @@ function assertJson(v: string | null | undefined, code: 'CHANNEL_MAPPING_NOT_JSO
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
   } catch {
     throw new AppError(code);
+  }
+}
+
+function trimUrl(v: string | null | undefined): string {
+  return (v ?? '').trim().replace(/\/+$/, '');
+}
+
+/** The reference's per-channel proxy (`setting.proxy`): requests, and the key, would go through it. */
+function proxyOf(setting: string | null | undefined): string {
+  try {
+    const v = (JSON.parse(setting || '{}') as { proxy?: unknown }).proxy;
+    return typeof v === 'string' ? trimUrl(v) : '';
+  } catch {
+    return '';
   }
 }
 
@@ -145,14 +159,23 @@ export class ChannelsService {
    * Full edit, or a partial `{id, status|priority|weight}` from the list's row controls. An empty
    * key keeps the stored one (the console never receives keys, so it sends "").
    */
-  async update(input: ChannelInput, presentKeys: string[]): Promise<ChannelView> {
+  async update(input: ChannelInput, presentKeys: string[], callerRole: number): Promise<ChannelView> {
     if (input.id === undefined) throw new AppError('CHANNEL_ID_INVALID');
     const existing = await this.repo.get(input.id);
     if (!existing) throw new AppError('CHANNEL_NOT_FOUND');
     const partial = presentKeys.every((k) => PARTIAL_KEYS.has(k));
     const w = this.toWrite(input, Number(existing.type));
+    const key = partial ? '' : (input.key ?? '').trim();
+    // Admins never see keys; repointing a channel without a new key would hand its stored key to
+    // whatever listens at the new address. Only root, who may configure keys anyway, can do that.
+    if (!key && callerRole < Role.Root) {
+      const moved =
+        (w.type !== undefined && w.type !== Number(existing.type)) ||
+        (w.base_url !== undefined && w.base_url !== trimUrl(existing.base_url)) ||
+        (w.setting !== undefined && proxyOf(w.setting) !== proxyOf(existing.setting));
+      if (moved) throw new AppError('CHANNEL_KEY_REQUIRED_FOR_TARGET');
+    }
     if (!partial) {
-      const key = (input.key ?? '').trim();
       if (key) w.key = key;
       if (w.name !== undefined && !w.name) throw new AppError('CHANNEL_NAME_KEY_REQUIRED');
       if (w.models !== undefined && !w.models) throw new AppError('CHANNEL_MODELS_REQUIRED');

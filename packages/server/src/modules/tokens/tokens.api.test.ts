@@ -44,6 +44,23 @@ describe.each(testDbKinds())('API tokens on %s', (kind) => {
     expect((await alice.post('/api/token/', { name: 'bad', remain_quota: 'lots' })).body.message).toMatch(/Invalid parameter/);
   });
 
+  it('takes IPs and CIDR ranges in the allow list, stores them one per line, and refuses a bad entry by name', async () => {
+    const list = '203.0.113.7, 10.0.0.0/8\n2001:db8::/32 ::1';
+    const t = (await alice.post('/api/token/', { name: 'ips', remain_quota: 1, allow_ips: list })).body.data;
+    expect(t.allow_ips).toBe('203.0.113.7\n10.0.0.0/8\n2001:db8::/32\n::1');
+    expect((await alice.get(`/api/token/${t.id}`)).body.data.allow_ips).toBe('203.0.113.7\n10.0.0.0/8\n2001:db8::/32\n::1');
+
+    const en = await alice.post('/api/token/', { name: 'bad-ips', allow_ips: '10.0.0.1\n10.0.0.300\nexample.com' });
+    expect(en.body).toEqual({ success: false, message: 'IP allow list entry is not an IP address or CIDR range (e.g. 10.0.0.0/8): 10.0.0.300, example.com' });
+    alice.lang = 'zh';
+    const zh = await alice.put('/api/token/', { id: t.id, allow_ips: '10.0.0.0/99' });
+    alice.lang = 'en';
+    expect(zh.body).toEqual({ success: false, message: 'IP 白名单中有无效条目（应为 IP 地址或 CIDR 网段，如 10.0.0.0/8）: 10.0.0.0/99' });
+    // A refused edit changes nothing.
+    expect((await alice.get(`/api/token/${t.id}`)).body.data.allow_ips).toBe('203.0.113.7\n10.0.0.0/8\n2001:db8::/32\n::1');
+    expect((await alice.get('/api/token/search?keyword=bad-ips&token=')).body.data).toEqual([]);
+  });
+
   it('lists with p from 0 and size, newest first, as a plain array', async () => {
     const all = (await alice.get('/api/token/?p=0&size=100')).body.data;
     expect(Array.isArray(all)).toBe(true);

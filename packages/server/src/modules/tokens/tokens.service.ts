@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { TokenRow } from '../../db/schema.js';
 import type { AuthUser } from '../../http/auth.js';
 import { AppError } from '../../http/errors.js';
+import { parseIpList } from '../../http/ip-list.js';
 import { nowSec } from '../../http/reply.js';
 import { randomAlnum } from '../users/password.js';
 import { effectiveTokenStatus } from './token-view.js';
@@ -28,6 +29,17 @@ function normaliseLimits(v: string | undefined): string {
     .join(',');
 }
 
+/**
+ * IPs and CIDR ranges separated by newlines, commas or spaces, stored one per line (the console's
+ * format); an entry that is neither is refused by name instead of silently never matching.
+ */
+function normaliseAllowIps(v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  const { entries, invalid } = parseIpList(v);
+  if (invalid.length) throw new AppError('TOKEN_ALLOW_IPS_INVALID', 200, invalid.join(', '));
+  return entries.join('\n');
+}
+
 export class TokensService {
   constructor(private readonly ctx: AppContext) {}
 
@@ -46,6 +58,7 @@ export class TokensService {
     if (input.group && !Object.hasOwn(this.ctx.options.usableGroups(me.group), input.group)) {
       throw new AppError('TOKEN_GROUP_UNAVAILABLE', 200, input.group);
     }
+    normaliseAllowIps(input.allow_ips);
   }
 
   /** Creates `count` tokens; extra ones get the name plus `-` and a 6-character suffix (spec §5). */
@@ -68,7 +81,7 @@ export class TokensService {
         unlimited_quota: input.unlimited_quota ? 1 : 0,
         model_limits_enabled: input.model_limits_enabled ? 1 : 0,
         model_limits: normaliseLimits(input.model_limits),
-        allow_ips: input.allow_ips ?? '',
+        allow_ips: normaliseAllowIps(input.allow_ips) ?? '',
         used_quota: 0,
         group: input.group ?? '',
       };
@@ -111,7 +124,7 @@ export class TokensService {
       unlimited_quota: input.unlimited_quota === undefined ? t.unlimited_quota : input.unlimited_quota ? 1 : 0,
       model_limits_enabled: input.model_limits_enabled === undefined ? t.model_limits_enabled : input.model_limits_enabled ? 1 : 0,
       model_limits: input.model_limits === undefined ? t.model_limits : normaliseLimits(input.model_limits),
-      allow_ips: input.allow_ips ?? t.allow_ips,
+      allow_ips: normaliseAllowIps(input.allow_ips) ?? t.allow_ips,
       group: input.group ?? t.group,
       status: t.status,
     };

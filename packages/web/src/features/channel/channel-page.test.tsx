@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { button, popover } from '../../test/dom';
-import { mockApi, ok } from '../../test/mock-api';
+import { fail, mockApi, ok } from '../../test/mock-api';
 import { renderApp, ROOT_USER } from '../../test/render';
 import type { Channel } from './api';
 
@@ -120,6 +120,24 @@ describe('channel drawer', () => {
     expect(server.find('POST', '/api/channel/')[0].body).toMatchObject({
       type: 1, name: 'deep', key: 'sk-1', models: 'm1,m2', groups: ['default'], group: 'default', auto_ban: 1, priority: 0, weight: 0,
     });
+  });
+
+  it('shows the server refusing an admin who repoints a channel without its key, and stays open', async () => {
+    const refused = '修改渠道的 Base URL 或类型时必须重新填写密钥';
+    const server = mockApi({
+      ...side,
+      'GET /api/channel/': () => ok([]),
+      'GET /api/channel/7': () => ok(makeChannel(7, { base_url: 'https://api.example.com' })),
+      'PUT /api/channel/': () => fail(refused),
+    });
+    renderApp('/channel/edit/7', { ...ROOT_USER, id: 3, username: 'admin', role: 10 });
+    await waitFor(() => expect((screen.getByLabelText('代理') as HTMLInputElement).value).toBe('https://api.example.com'));
+    expect(screen.getByText(/修改 Base URL 或渠道类型时需重新填写密钥/)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('代理'), { target: { value: 'https://elsewhere.example' } });
+    fireEvent.click(button(document, '提交'));
+    expect(await screen.findByText(refused)).toBeTruthy();
+    expect(server.find('PUT', '/api/channel/')[0].body).toMatchObject({ id: 7, base_url: 'https://elsewhere.example', key: '' });
+    expect(screen.getByLabelText('名称')).toBeTruthy();
   });
 
   it("fetching models is only for OpenAI: 'only OpenAI interface format is supported'", async () => {
