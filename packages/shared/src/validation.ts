@@ -24,7 +24,7 @@ export function hasNul(s: string): boolean {
 }
 
 /** C0/C1 controls (NUL, BEL, ESC, line breaks, …). */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL = /\p{Cc}/u;
 /** Bidi embeddings, overrides, isolates and marks: they reorder what an admin sees (Trojan Source). */
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
