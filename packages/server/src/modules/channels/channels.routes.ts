@@ -16,7 +16,7 @@ import { channelInput } from './channels.service.js';
  * numbers and knows the channel rules): integer columns, varchar widths, and the per-item widths of
  * the abilities rows the models and groups lists become (model varchar(255), group varchar(64)).
  */
-export const channelColumns = z.looseObject({
+const channelColumns = z.looseObject({
   id: id.optional(),
   type: int32.optional(),
   status: int32.optional(),
