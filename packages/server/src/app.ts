@@ -7,6 +7,8 @@ import type { AppContext } from './context.js';
 import { installApiErrorHandler } from './http/errors.js';
 import { IpMatcher, parseIpList } from './http/ip-list.js';
 import { rateLimitHook } from './http/rate-limit.js';
+import { installSecurityHeaders } from './http/security-headers.js';
+import { installNulGuard } from './http/validate.js';
 import { optionsRoutes } from './modules/options/options.routes.js';
 import { statusRoutes } from './modules/status/status.routes.js';
 import { tokensRoutes } from './modules/tokens/tokens.routes.js';
@@ -44,6 +46,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   });
   await app.register(cookie);
   installApiErrorHandler(app);
+  installSecurityHeaders(app);
+  installNulGuard(app);
 
   const apiLimit = rateLimitHook('GA', ctx.config.rateLimits.globalApi, ctx.rateLimitStore);
   app.addHook('onRequest', async (req, reply) => {

@@ -25,6 +25,8 @@ export const PASSWORD_MAX_LENGTH = 20;
 export const DISPLAY_NAME_MAX_LENGTH = 20;
 export const EMAIL_MAX_LENGTH = 50;
 export const TOKEN_NAME_MAX_LENGTH = 30;
+/** Group names are stored in 64-character columns (users, tokens, abilities, logs). */
+export const GROUP_NAME_MAX_LENGTH = 64;
 
 /** Channel types (spec §3) by numeric id. */
 export const ChannelType = {

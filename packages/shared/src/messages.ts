@@ -125,6 +125,15 @@ export const SERVER_MESSAGES = {
   RESET_LINK_INVALID: { zh: '重置链接非法或已过期', en: 'Reset link invalid or expired' },
   TURNSTILE_EMPTY: { zh: 'Turnstile token 为空', en: 'Turnstile token empty' },
   TURNSTILE_FAILED: { zh: 'Turnstile 校验失败，请刷新重试！', en: 'Turnstile verification failed, please refresh and retry' },
+  ROLE_INVALID: { zh: '无效的角色，只能是 1（普通用户）、10（管理员）或 100（超级管理员）', en: 'Invalid role: it must be 1 (user), 10 (admin) or 100 (super admin)' },
+  INT_REQUIRED: { zh: '必须是整数', en: 'Must be an integer' },
+  INT_OUT_OF_RANGE: { zh: '数值超出允许范围', en: 'Number out of the allowed range' },
+  TEXT_NUL_FORBIDDEN: { zh: '文本不能包含 NUL 字符', en: 'Text must not contain NUL characters' },
+  TEXT_CONTROL_CHARS: { zh: '不能包含控制字符或双向控制字符', en: 'Must not contain control characters or bidirectional-control characters' },
+  TEXT_TOO_LONG: { zh: '文本过长', en: 'Text too long' },
+  USERNAME_INVALID_CHARS: { zh: '用户名不能包含不可见字符、双向控制字符或控制字符', en: 'Username must not contain invisible, bidirectional-control or control characters' },
+  USERNAME_MIXED_SCRIPT: { zh: '用户名不能混用不同文字的字母（如拉丁字母与西里尔字母）', en: 'Username must not mix letters of different scripts (such as Latin with Cyrillic)' },
+  DB_INPUT_REJECTED: { zh: '数据库拒绝了输入的数据（数值超出范围、文本过长或包含非法字符）', en: 'The database refused the input (a number out of range, text too long or an invalid character)' },
 } as const satisfies Record<string, { zh: string; en: string }>;
 
 export type ServerMessageCode = keyof typeof SERVER_MESSAGES;

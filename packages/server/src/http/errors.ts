@@ -1,4 +1,4 @@
-import { langFromHeader, serverMessage, type ServerMessageCode } from '@modelgate/shared';
+import { langFromHeader, SERVER_MESSAGES, serverMessage, type ServerMessageCode } from '@modelgate/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 
@@ -32,6 +32,34 @@ export function bodyLimitMb(req: FastifyRequest): number {
   return Math.round((req.routeOptions.bodyLimit / (1024 * 1024)) * 10) / 10;
 }
 
+/** The first issue raised by http/validate.ts, as its own message code plus the field it concerns. */
+function zodAppError(err: ZodError): AppError {
+  for (const issue of err.issues) {
+    const params = (issue as { params?: { code?: unknown; detail?: unknown } }).params;
+    const code = params?.code;
+    if (typeof code === 'string' && Object.hasOwn(SERVER_MESSAGES, code)) {
+      const field = issue.path.join('.');
+      const detail = [field, typeof params?.detail === 'string' && params.detail ? `(${params.detail})` : ''].filter(Boolean).join(' ');
+      return new AppError(code as ServerMessageCode, 200, detail || undefined);
+    }
+  }
+  return new AppError('INVALID_PARAMETER', 200, zodMessage(err));
+}
+
+/**
+ * A database refusing a value the client sent: SQLSTATE class 22 "data exception" (PostgreSQL's
+ * 22021 NUL byte, 22003 numeric out of range, 22001 string too long; MySQL reports the same class
+ * in sqlState) or MySQL's 1366 incorrect string value. The route schemas should stop these first;
+ * this keeps one that slips through from being a 500.
+ */
+export function isInputDatabaseError(err: unknown): boolean {
+  const e = err as { code?: unknown; sqlState?: unknown; errno?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  if (typeof e.sqlState === 'string' && e.sqlState.startsWith('22')) return true;
+  if (typeof e.code === 'string' && /^22[0-9A-Z]{3}$/.test(e.code)) return true;
+  return e.errno === 1366;
+}
+
 /** The one error → response mapping for the management API. */
 export function installApiErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError | ZodError | Error, req: FastifyRequest, reply: FastifyReply) => {
@@ -39,8 +67,11 @@ export function installApiErrorHandler(app: FastifyInstance): void {
       return reply.status(error.httpStatus).send({ success: false, message: localise(error, req) });
     }
     if (error instanceof ZodError) {
-      const e = new AppError('INVALID_PARAMETER', 200, zodMessage(error));
-      return reply.status(200).send({ success: false, message: localise(e, req) });
+      return reply.status(200).send({ success: false, message: localise(zodAppError(error), req) });
+    }
+    if (isInputDatabaseError(error)) {
+      req.log.warn({ err: error, url: req.url }, 'database refused a client value');
+      return reply.status(200).send({ success: false, message: localise(new AppError('DB_INPUT_REJECTED'), req) });
     }
     const fe = error as FastifyError;
     if (fe.statusCode === 429) {

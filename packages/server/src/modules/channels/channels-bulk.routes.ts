@@ -1,23 +1,23 @@
-import { ChannelStatus } from '@modelgate/shared';
+import { ChannelStatus, GROUP_NAME_MAX_LENGTH } from '@modelgate/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { requireAdmin } from '../../http/auth.js';
 import { AppError } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
+import { id, int32, line, nameList, safeInt, text } from '../../http/validate.js';
 import type { ChannelWrite } from './channels.repository.js';
 
-const ids = z.object({ ids: z.array(z.number().int()) });
-const tagBody = z.object({ tag: z.string() });
-const intLike = z.union([z.number(), z.string().regex(/^-?\d+$/).transform(Number)]);
+const ids = z.object({ ids: z.array(id) });
+const tagBody = z.object({ tag: line(255) });
 const tagEdit = z.object({
-  tag: z.string(),
-  new_tag: z.string().nullish(),
-  priority: intLike.nullish(),
-  weight: intLike.nullish(),
-  model_mapping: z.string().nullish(),
-  models: z.string().nullish(),
-  groups: z.string().nullish(),
+  tag: line(255),
+  new_tag: line(255).nullish(),
+  priority: safeInt.nullish(),
+  weight: int32.nullish(),
+  model_mapping: text().nullish(),
+  models: nameList(255).nullish(),
+  groups: nameList(GROUP_NAME_MAX_LENGTH, 255).nullish(),
 });
 
 function list(v: string): string {
@@ -37,7 +37,7 @@ export function channelsBulkRoutes(app: FastifyInstance, ctx: AppContext): void 
   app.post('/api/channel/batch', { preHandler: admin }, async (req) => ok(await repo.removeMany(ids.parse(req.body).ids)));
   app.post('/api/channel/fix', { preHandler: admin }, async () => ok(await repo.fix()));
   app.post('/api/channel/batch/tag', { preHandler: admin }, async (req) => {
-    const body = ids.extend({ tag: z.string().nullish() }).parse(req.body);
+    const body = ids.extend({ tag: line(255).nullish() }).parse(req.body);
     return ok(await repo.updateMany(body.ids, { tag: body.tag?.trim() || null }));
   });
   for (const [path, status] of [

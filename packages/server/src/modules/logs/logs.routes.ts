@@ -1,15 +1,12 @@
+import { ID_MAX, INT32_MAX, TIMESTAMP_MAX } from '@modelgate/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { caller, requireAdmin, requireUser } from '../../http/auth.js';
 import { AppError } from '../../http/errors.js';
 import { nowSec, ok, pageParams } from '../../http/reply.js';
+import { queryInt } from '../../http/validate.js';
 import { logView } from './log-view.js';
 import { LogsRepository, type LogFilter } from './logs.repository.js';
-
-function int(v: unknown): number | undefined {
-  const n = Number.parseInt(String(v ?? ''), 10);
-  return Number.isFinite(n) ? n : undefined;
-}
 
 function str(v: unknown): string | undefined {
   const s = typeof v === 'string' ? v.trim() : '';
@@ -20,17 +17,17 @@ function str(v: unknown): string | undefined {
 function filterFrom(req: FastifyRequest, self: boolean): LogFilter {
   const q = req.query as Record<string, unknown>;
   const f: LogFilter = {
-    type: int(q.type),
+    type: queryInt(q, 'type', 0, INT32_MAX),
     tokenName: str(q.token_name),
     modelName: str(q.model_name),
-    start: int(q.start_timestamp),
-    end: int(q.end_timestamp),
+    start: queryInt(q, 'start_timestamp', 0, TIMESTAMP_MAX),
+    end: queryInt(q, 'end_timestamp', 0, TIMESTAMP_MAX),
     group: str(q.group),
   };
   if (self) f.userId = caller(req).id;
   else {
     f.username = str(q.username);
-    f.channel = int(q.channel);
+    f.channel = queryInt(q, 'channel', 0, ID_MAX);
   }
   return f;
 }
@@ -52,7 +49,7 @@ export function logsRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/api/log/self', { preHandler: user }, list(true));
   app.get('/api/log/self/stat', { preHandler: user }, stat(true));
   app.delete('/api/log/', { preHandler: admin }, async (req) => {
-    const ts = int((req.query as Record<string, unknown>).target_timestamp);
+    const ts = queryInt(req.query as Record<string, unknown>, 'target_timestamp', 0, TIMESTAMP_MAX);
     if (ts === undefined) throw new AppError('LOG_TIMESTAMP_REQUIRED');
     return ok(await repo.deleteBefore(ts));
   });

@@ -1,3 +1,4 @@
+import { QUOTA_MAX } from '@modelgate/shared';
 import { AppError } from '../../http/errors.js';
 import { OPTION_SPECS } from './option-defaults.js';
 
@@ -24,6 +25,8 @@ export function normaliseOption(key: string, raw: unknown, current: (key: string
     case 'int':
       if (!/^-?\d+$/.test(value.trim())) throw new AppError('OPTION_NOT_NUMBER', 200, key);
       value = value.trim();
+      // Integer options are quotas and counts that end up in BIGINT columns and JSON numbers.
+      if (!Number.isSafeInteger(Number(value))) throw new AppError('INT_OUT_OF_RANGE', 200, `${key} (${-QUOTA_MAX} ~ ${QUOTA_MAX})`);
       if (Number(value) < 0 && key !== 'RetryTimes') throw new AppError('QUOTA_NEGATIVE', 200, key);
       break;
     case 'float':

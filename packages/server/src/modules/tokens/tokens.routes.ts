@@ -1,32 +1,31 @@
+import { GROUP_NAME_MAX_LENGTH } from '@modelgate/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { caller, requireUser } from '../../http/auth.js';
 import { listParams, nowSec, ok } from '../../http/reply.js';
+import { boolLike, expiry, id, idParam, int32, line, quota, safeInt, text } from '../../http/validate.js';
 import { tokenView } from './token-view.js';
 
-const intLike = z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number)]);
-const boolLike = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true'), z.number().transform((n) => n !== 0)]);
-
+// Lengths are the columns' (model_limits, allow_ips varchar(1024)); the name's own limit is the service's.
 const tokenBody = z.object({
-  name: z.string().optional(),
-  remain_quota: intLike.optional(),
-  expired_time: intLike.optional(),
+  name: line().optional(),
+  remain_quota: quota.optional(),
+  expired_time: expiry.optional(),
   unlimited_quota: boolLike.optional(),
   model_limits_enabled: boolLike.optional(),
-  model_limits: z.string().optional(),
-  allow_ips: z.string().optional(),
-  group: z.string().optional(),
-  count: intLike.optional(),
+  model_limits: text(1024).optional(),
+  allow_ips: text(1024).optional(),
+  group: line(GROUP_NAME_MAX_LENGTH).optional(),
+  count: safeInt.optional(),
 });
-const idParam = z.object({ id: z.string().regex(/^\d+$/, 'id must be a number').transform(Number) });
 
 export function tokensRoutes(app: FastifyInstance, ctx: AppContext): void {
   const user = requireUser(ctx);
   const svc = ctx.tokensService;
 
   app.get('/api/token/', { preHandler: user }, async (req) => {
-    const { offset, size } = listParams(req.query as Record<string, string>);
+    const { offset, size } = listParams(req.query as Record<string, unknown>);
     const rows = await ctx.tokens.list(caller(req).id, offset, size);
     const now = nowSec();
     return ok(rows.map((r) => tokenView(r, now)));
@@ -51,7 +50,7 @@ export function tokensRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
   app.put('/api/token/', { preHandler: user }, async (req) => {
     const q = req.query as Record<string, string>;
-    const body = tokenBody.extend({ id: intLike, status: intLike.optional() }).parse(req.body ?? {});
+    const body = tokenBody.extend({ id, status: int32.optional() }).parse(req.body ?? {});
     const me = caller(req);
     const row =
       q.status_only === 'true' || q.status_only === '1'

@@ -29,6 +29,18 @@ export function emailRoutes(app: FastifyInstance, ctx: AppContext): void {
   const o = ctx.options;
   const siteUrl = () => o.str('ServerAddress') || `http://localhost:${ctx.config.port}`;
 
+  /**
+   * Mail sent after the answer: awaiting it would make a known address answer slower than an
+   * unknown one (an SMTP round trip), which tells an attacker which addresses have accounts.
+   * Failures go to the log; SMTP being unset is still said up front, for every address alike.
+   */
+  const sendLater = (to: string, subject: string, html: string, before?: () => unknown): void => {
+    void (async () => {
+      await before?.();
+      await ctx.mailer.send(to, subject, html);
+    })().catch((err: unknown) => app.log.error({ err }, 'sending mail failed'));
+  };
+
   app.get('/api/verification', { preHandler: [critical, turnstile] }, async (req) => {
     const email = emailQuery.parse(req.query).email.trim();
     checkEmail(email);
@@ -38,32 +50,48 @@ export function emailRoutes(app: FastifyInstance, ctx: AppContext): void {
       if (!allowed.includes(domain)) throw new AppError('EMAIL_DOMAIN_NOT_ALLOWED');
     }
     if (o.bool('EmailAliasRestrictionEnabled') && isAlias(email)) throw new AppError('EMAIL_ALIAS_NOT_ALLOWED');
-    if (await ctx.users.emailTaken(email)) throw new AppError('EMAIL_TAKEN');
+    if (!ctx.mailer.configured) throw new AppError('MAIL_NOT_CONFIGURED');
+    const subject = `${o.str('SystemName')} 邮箱验证邮件 / Email verification`;
+    // A taken address gets the same answer as a free one (the reference said "already in use",
+    // which let anyone test addresses). Its owner gets a notice instead of a code: no code means
+    // the address cannot be registered or bound twice, and a notice tells them someone tried.
+    if (await ctx.users.emailTaken(email)) {
+      sendLater(
+        email,
+        subject,
+        `<p>您好，有人尝试使用此邮箱地址在 ${o.str('SystemName')} 注册或绑定账户，但该地址已有账户。如果是您本人，请直接登录，或使用"忘记密码"重置密码；否则请忽略本邮件。</p>` +
+          `<p>Someone tried to register or bind an account at ${o.str('SystemName')} with this address, which already has an account. If that was you, sign in or reset your password; otherwise ignore this mail.</p>`,
+      );
+      return ok();
+    }
     const code = randomBytes(3).toString('hex');
-    await ctx.mailer.send(
+    sendLater(
       email,
-      `${o.str('SystemName')} 邮箱验证邮件 / Email verification`,
+      subject,
       `<p>您好，你正在进行 ${o.str('SystemName')} 邮箱验证。</p><p>您的验证码为: <strong>${code}</strong></p><p>验证码 ${VERIFICATION_TTL_MS / 60_000} 分钟内有效，如果不是本人操作，请忽略。</p>` +
         `<p>Your verification code is <strong>${code}</strong>. It is valid for ${VERIFICATION_TTL_MS / 60_000} minutes.</p>`,
+      () => ctx.codes.put('email', email, code, VERIFICATION_TTL_MS),
     );
-    ctx.codes.put('email', email, code, VERIFICATION_TTL_MS);
     return ok();
   });
 
   app.get('/api/reset_password', { preHandler: [critical, turnstile] }, async (req) => {
     const email = emailQuery.parse(req.query).email.trim();
     checkEmail(email);
+    if (!ctx.mailer.configured) throw new AppError('MAIL_NOT_CONFIGURED');
+    // Known or not, the answer is the same success (the reference said "not registered"); only a
+    // registered address is mailed a link.
     const user = await ctx.users.findForLogin(email);
-    if (!user || user.email !== email) throw new AppError('EMAIL_NOT_REGISTERED');
+    if (!user || user.email !== email) return ok();
     const token = randomBytes(16).toString('hex');
     const link = `${siteUrl()}/user/reset?email=${encodeURIComponent(email)}&token=${token}`;
-    await ctx.mailer.send(
+    sendLater(
       email,
       `${o.str('SystemName')} 密码重置 / Password reset`,
       `<p>您好，你正在进行 ${o.str('SystemName')} 密码重置。</p><p>点击 <a href="${link}">此处</a> 进行密码重置。</p><p>如果链接无法点击，请尝试复制以下链接到浏览器中打开：<br>${link}</p>` +
         `<p>Open this link to reset your password (valid for ${RESET_TTL_MS / 60_000} minutes): ${link}</p>`,
+      () => ctx.codes.put('reset', email, token, RESET_TTL_MS),
     );
-    ctx.codes.put('reset', email, token, RESET_TTL_MS);
     return ok();
   });
 

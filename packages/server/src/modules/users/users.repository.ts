@@ -85,7 +85,8 @@ export class UsersRepository {
       const like = `%${kw}%`;
       base = base.where((eb) => {
         const ors = [eb('username', 'like', like), eb('email', 'like', like), eb('display_name', 'like', like)];
-        if (/^\d+$/.test(kw)) ors.push(eb('id', '=', Number(kw)));
+        // Digits are also tried as an id, but only ones an id column can hold (PostgreSQL errors beyond).
+        if (/^\d+$/.test(kw) && Number.isSafeInteger(Number(kw))) ors.push(eb('id', '=', Number(kw)));
         return eb.or(ors);
       });
     }

@@ -1,3 +1,4 @@
+import { GROUP_NAME_MAX_LENGTH } from '@modelgate/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
@@ -6,29 +7,29 @@ import { AppError } from '../../http/errors.js';
 import { rateLimitHook } from '../../http/rate-limit.js';
 import { ok, pageParams } from '../../http/reply.js';
 import { turnstileGuard } from '../../http/turnstile.js';
+import { id, idParam, line, quota, role, username } from '../../http/validate.js';
 import { SESSION_COOKIE, sessionCookieOptions } from '../../http/session.js';
 import { loginView, userView } from './user-view.js';
 
 const str = z.string().optional();
-const intLike = z.union([z.number(), z.string().regex(/^-?\d+$/).transform(Number)]);
 
-const registerBody = z.object({ username: z.string().default(''), password: z.string().default(''), password2: str, email: str, verification_code: str, aff_code: str });
-const loginBody = z.object({ username: z.string().default(''), password: z.string().default('') });
-const selfBody = z.object({ username: str, display_name: str, password: str, original_password: str });
-const createBody = z.object({ username: str, password: str, display_name: str, role: intLike.optional() });
+const registerBody = z.object({ username: username.default(''), password: z.string().default(''), password2: str, email: str, verification_code: str, aff_code: str });
+// Login takes a username or an email; NFKC so a name typed in full-width finds the stored spelling.
+const loginBody = z.object({ username: z.string().default('').transform((s) => s.normalize('NFKC')), password: z.string().default('') });
+const selfBody = z.object({ username: username.optional(), display_name: line().optional(), password: str, original_password: str });
+const createBody = z.object({ username: username.optional(), password: str, display_name: line().optional(), role: role.optional() });
 const updateBody = z.object({
-  id: intLike,
-  username: str,
-  display_name: str,
+  id,
+  username: username.optional(),
+  display_name: line().optional(),
   password: str,
-  group: str,
+  group: line(GROUP_NAME_MAX_LENGTH).optional(),
   email: str,
-  quota: intLike.optional(),
-  add_quota: intLike.optional(),
-  role: intLike.optional(),
+  quota: quota.optional(),
+  add_quota: quota.optional(),
+  role: role.optional(),
 });
-const manageBody = z.object({ id: intLike, action: z.enum(['promote', 'demote', 'disable', 'enable', 'delete']) });
-const idParam = z.object({ id: z.string().regex(/^\d+$/, 'id must be a number').transform(Number) });
+const manageBody = z.object({ id, action: z.enum(['promote', 'demote', 'disable', 'enable', 'delete']) });
 
 export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
   const user = requireUser(ctx);
@@ -80,7 +81,7 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/api/user/token', { preHandler: user }, async (req) => ok(await svc.regenerateAccessToken(caller(req))));
   app.get('/api/user/aff', { preHandler: user }, async (req) => ok(await svc.affCode(caller(req))));
   app.post('/api/user/aff_transfer', { preHandler: user }, async (req) => {
-    const body = z.object({ quota: intLike }).parse(req.body ?? {});
+    const body = z.object({ quota }).parse(req.body ?? {});
     await svc.affTransfer(caller(req), body.quota);
     return ok();
   });
@@ -91,8 +92,7 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   // --- admin ---
   app.get('/api/user/', { preHandler: admin }, async (req) => {
-    const q = req.query as Record<string, string>;
-    const { page, pageSize, offset } = pageParams(q);
+    const { page, pageSize, offset } = pageParams(req.query as Record<string, unknown>);
     const { items, total } = await ctx.users.search({ offset, limit: pageSize });
     return ok({ items: items.map((r) => userView(r)), total, page, page_size: pageSize });
   });

@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addCaller, addChannel, startRelayHarness } from '../test-support/relay-fixtures.js';
+import { startTestServer, type TestServer } from '../test-support/test-server.js';
+
+/** Issue 10: the console had no CSP, X-Frame-Options or X-Content-Type-Options. */
+describe('security headers', () => {
+  let srv: TestServer;
+  let dist: string;
+
+  beforeAll(async () => {
+    dist = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-dist-'));
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>ModelGate console</title>');
+    fs.mkdirSync(path.join(dist, 'assets'));
+    fs.writeFileSync(path.join(dist, 'assets', 'app.js'), 'console.log(1)');
+    srv = await startTestServer({ env: { WEB_DIST_DIR: dist } });
+  });
+  afterAll(async () => {
+    await srv?.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  const directives = (csp: string | null) => new Map((csp ?? '').split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+
+  it('gives console pages and assets a CSP that fits the built console, and forbids framing', async () => {
+    for (const p of ['/', '/login', '/token', '/index.html', '/assets/app.js']) {
+      const r = await fetch(srv.url + p);
+      expect(r.status, p).toBe(200);
+      const csp = directives(r.headers.get('content-security-policy'));
+      expect(csp.get('default-src'), p).toEqual(["'self'"]);
+      expect(csp.get('script-src'), p).toContain("'self'");
+      expect(csp.get('script-src'), p).not.toContain("'unsafe-inline'");
+      expect(csp.get('script-src'), p).not.toContain("'unsafe-eval'");
+      // antd's CSS-in-JS writes <style> elements and style attributes.
+      expect(csp.get('style-src'), p).toEqual(["'self'", "'unsafe-inline'"]);
+      expect(csp.get('img-src'), p).toEqual(["'self'", 'data:', 'https:']);
+      expect(csp.get('connect-src'), p).toEqual(["'self'"]);
+      expect(csp.get('frame-ancestors'), p).toEqual(["'none'"]);
+      expect(csp.get('object-src'), p).toEqual(["'none'"]);
+      expect(r.headers.get('x-frame-options'), p).toBe('DENY');
+      expect(r.headers.get('x-content-type-options'), p).toBe('nosniff');
+      expect(r.headers.get('referrer-policy'), p).toBe('strict-origin-when-cross-origin');
+    }
+  });
+
+  it('gives API answers, errors included, nosniff and a deny-all CSP', async () => {
+    for (const p of ['/api/status', '/api/user/self', '/api/nope']) {
+      const r = await fetch(srv.url + p);
+      expect(r.headers.get('x-content-type-options'), p).toBe('nosniff');
+      expect(r.headers.get('x-frame-options'), p).toBe('DENY');
+      expect(r.headers.get('referrer-policy'), p).toBe('strict-origin-when-cross-origin');
+      expect(r.headers.get('content-security-policy'), p).toBe("default-src 'none'; frame-ancestors 'none'");
+    }
+  });
+
+  it('puts nosniff on relay answers too, including ones written on the raw socket', async () => {
+    const noKey = await fetch(`${srv.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(noKey.headers.get('x-content-type-options')).toBe('nosniff');
+    const models = await fetch(`${srv.url}/v1/models`);
+    expect(models.headers.get('x-content-type-options')).toBe('nosniff');
+
+    const h = await startRelayHarness();
+    try {
+      await addChannel(h.root, { base_url: h.fake.url, models: 'gpt-4' });
+      const c = await addCaller(h);
+      const stream = await fetch(`${h.server.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer sk-${c.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4', stream: true, messages: [{ role: 'user', content: 'Hi' }] }),
+      });
+      expect(stream.headers.get('content-type')).toBe('text/event-stream');
+      expect(stream.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(await stream.text()).toContain('[DONE]');
+    } finally {
+      await h.close();
+    }
+  });
+});
