@@ -4,7 +4,7 @@ import { outputCap } from './billing/output-caps.js';
 import { estimateQuota, imageQuota, usageQuota, type Price } from './billing/pricing.js';
 import { localError, type RelayError } from './relay-error.js';
 import type { Run } from './relay-run.js';
-import { localPromptTokens } from './usage-count.js';
+import { codePoints, localPromptTokens } from './usage-count.js';
 
 /**
  * Spend limits (docs/ledger.md): a request reserves what it can cost — its prompt plus max_tokens,
@@ -39,7 +39,7 @@ function completionBound(run: Run): number {
 function fixedCost(run: Run): number | undefined {
   const { input, price } = run;
   if (input.mode === 'images') return imageQuota(price, input.image!);
-  if (input.mode === 'speech') return usageQuota(price, { promptTokens: [...String(input.body?.input ?? '')].length, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, audioInputTokens: 0, audioOutputTokens: 0 });
+  if (input.mode === 'speech') return usageQuota(price, { promptTokens: codePoints(String(input.body?.input ?? '')), completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, audioInputTokens: 0, audioOutputTokens: 0 });
   if (price.modelPrice >= 0) return estimateQuota(price, 0, undefined, 0);
   if (input.mode === 'transcriptions' || input.mode === 'translations') return estimateQuota(price, 0, undefined, run.ctx.options.num('PreConsumedQuota'));
   return undefined;
