@@ -15,6 +15,7 @@ import { registerLedgerJobs } from './jobs/reservations.job.js';
 import { channelsBulkRoutes } from './modules/channels/channels-bulk.routes.js';
 import { channelOpsRoutes } from './modules/channels/channel-ops.routes.js';
 import { registerChannelMonitorJobs } from './jobs/channel-monitor.job.js';
+import { registerSharedStateJobs } from './jobs/shared-state.job.js';
 import { channelsRoutes } from './modules/channels/channels.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { logsRoutes } from './modules/logs/logs.routes.js';
@@ -40,6 +41,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   });
   await app.register(cookie);
   installApiErrorHandler(app);
+  ctx.cluster.useLogger(app.log);
+  app.addHook('onClose', async () => ctx.cluster.scheduler.stop());
 
   const apiLimit = rateLimitHook('GA', ctx.config.rateLimits.globalApi, ctx.rateLimitStore);
   app.addHook('onRequest', async (req, reply) => {
@@ -63,6 +66,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await relayRoutes(app, ctx);
   registerLedgerJobs(app, ctx);
   registerChannelMonitorJobs(app, ctx);
+  registerSharedStateJobs(app, ctx);
 
   await registerConsole(app, ctx);
   return app;

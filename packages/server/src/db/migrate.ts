@@ -3,6 +3,7 @@ import type { Db } from './client.js';
 import * as m0001 from './migrations/0001-initial.js';
 import * as m0002 from './migrations/0002-relay-ledger.js';
 import * as m0003 from './migrations/0003-lean-log-indexes.js';
+import * as m0006 from './migrations/0006-shared-state.js';
 import type { MigrationFn } from './migrations/column-types.js';
 
 /** Append-only: add new migrations at the end with the next number; never edit a released one. */
@@ -10,6 +11,7 @@ const MIGRATIONS: Array<[string, { up: MigrationFn }]> = [
   ['0001-initial', m0001],
   ['0002-relay-ledger', m0002],
   ['0003-lean-log-indexes', m0003],
+  ['0006-shared-state', m0006],
 ];
 
 class CodeProvider implements MigrationProvider {

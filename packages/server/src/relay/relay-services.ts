@@ -1,5 +1,6 @@
 import { ChannelStatus } from '@modelgate/shared';
 import type { Agent } from 'undici';
+import type { Invalidation } from '../cluster/invalidation.js';
 import type { Config } from '../config/config.js';
 import type { Db } from '../db/client.js';
 import { AuthCache } from './auth-cache.js';
@@ -38,9 +39,21 @@ export class RelayServices {
     this.streamHeadersTimeoutMs = firstByte > 0 ? Math.min(firstByte, overall || firstByte) * 1000 : undefined;
   }
 
+  /**
+   * Tells every node a cached entry changed (set in create-context to the invalidation bus, which
+   * also applies it here); unset, only this node's caches are updated.
+   */
+  onInvalidate?: (m: Invalidation) => void;
+
+  private invalidate(m: Invalidation): void {
+    if (this.onInvalidate) this.onInvalidate(m);
+    else if (m.t === 'token') this.auth.invalidateToken(m.id);
+    else if (m.t === 'channels') this.channels.invalidate();
+  }
+
   async markTokenStatus(id: number, status: number): Promise<void> {
     await this.handle.db.updateTable('tokens').set({ status }).where('id', '=', id).execute();
-    this.auth.invalidateToken(id);
+    this.invalidate({ t: 'token', id });
   }
 
   /**
@@ -62,6 +75,7 @@ export class RelayServices {
       return true;
     });
     this.channels.markDisabled(id);
+    if (changed) this.invalidate({ t: 'channels' });
     return changed;
   }
 

@@ -40,13 +40,14 @@ export function emailRoutes(app: FastifyInstance, ctx: AppContext): void {
     if (o.bool('EmailAliasRestrictionEnabled') && isAlias(email)) throw new AppError('EMAIL_ALIAS_NOT_ALLOWED');
     if (await ctx.users.emailTaken(email)) throw new AppError('EMAIL_TAKEN');
     const code = randomBytes(3).toString('hex');
+    // Stored before sending: a mailed code is always one any node accepts.
+    await ctx.codes.put('email', email, code, VERIFICATION_TTL_MS);
     await ctx.mailer.send(
       email,
       `${o.str('SystemName')} 邮箱验证邮件 / Email verification`,
       `<p>您好，你正在进行 ${o.str('SystemName')} 邮箱验证。</p><p>您的验证码为: <strong>${code}</strong></p><p>验证码 ${VERIFICATION_TTL_MS / 60_000} 分钟内有效，如果不是本人操作，请忽略。</p>` +
         `<p>Your verification code is <strong>${code}</strong>. It is valid for ${VERIFICATION_TTL_MS / 60_000} minutes.</p>`,
     );
-    ctx.codes.put('email', email, code, VERIFICATION_TTL_MS);
     return ok();
   });
 
@@ -57,19 +58,19 @@ export function emailRoutes(app: FastifyInstance, ctx: AppContext): void {
     if (!user || user.email !== email) throw new AppError('EMAIL_NOT_REGISTERED');
     const token = randomBytes(16).toString('hex');
     const link = `${siteUrl()}/user/reset?email=${encodeURIComponent(email)}&token=${token}`;
+    await ctx.codes.put('reset', email, token, RESET_TTL_MS);
     await ctx.mailer.send(
       email,
       `${o.str('SystemName')} 密码重置 / Password reset`,
       `<p>您好，你正在进行 ${o.str('SystemName')} 密码重置。</p><p>点击 <a href="${link}">此处</a> 进行密码重置。</p><p>如果链接无法点击，请尝试复制以下链接到浏览器中打开：<br>${link}</p>` +
         `<p>Open this link to reset your password (valid for ${RESET_TTL_MS / 60_000} minutes): ${link}</p>`,
     );
-    ctx.codes.put('reset', email, token, RESET_TTL_MS);
     return ok();
   });
 
   app.post('/api/user/reset', { preHandler: critical }, async (req) => {
     const { email, token } = resetBody.parse(req.body ?? {});
-    if (!email || !token || !ctx.codes.consume('reset', email.trim(), token.trim())) throw new AppError('RESET_LINK_INVALID');
+    if (!email || !token || !(await ctx.codes.consume('reset', email.trim(), token.trim()))) throw new AppError('RESET_LINK_INVALID');
     const user = await ctx.users.findForLogin(email.trim());
     if (!user) throw new AppError('RESET_LINK_INVALID');
     const password = randomAlnum(12);

@@ -1,5 +1,6 @@
 import { LogType, Role, UserStatus } from '@modelgate/shared';
 import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/dialect.js';
 import type { UserRow } from '../../db/schema.js';
 import type { AuthUser } from '../../http/auth.js';
 import { AppError } from '../../http/errors.js';
@@ -32,16 +33,22 @@ export class UsersService {
   /** Creates `root` on an empty database (master node only, like the reference). */
   async ensureRoot(): Promise<boolean> {
     if ((await this.repo.count()) > 0) return false;
-    await this.repo.insert({
-      username: 'root',
-      password: await hashPassword(this.ctx.config.initialRootPassword),
-      display_name: 'Root User',
-      role: Role.Root,
-      status: UserStatus.Enabled,
-      quota: 100_000_000,
-      aff_code: await this.freshAffCode(),
-      created_at: nowSec(),
-    });
+    try {
+      await this.repo.insert({
+        username: 'root',
+        password: await hashPassword(this.ctx.config.initialRootPassword),
+        display_name: 'Root User',
+        role: Role.Root,
+        status: UserStatus.Enabled,
+        quota: 100_000_000,
+        aff_code: await this.freshAffCode(),
+        created_at: nowSec(),
+      });
+    } catch (e) {
+      // Two masters starting on one empty database: the other one created root first.
+      if (isUniqueViolation(e)) return false;
+      throw e;
+    }
     return true;
   }
 
@@ -69,7 +76,7 @@ export class UsersService {
       email = input.email?.trim() ?? '';
       if (!email || !input.verification_code) throw new AppError('EMAIL_CODE_REQUIRED');
       checkEmail(email);
-      if (!this.ctx.codes.consume('email', email, input.verification_code.trim())) throw new AppError('VERIFICATION_CODE_INVALID');
+      if (!(await this.ctx.codes.consume('email', email, input.verification_code.trim()))) throw new AppError('VERIFICATION_CODE_INVALID');
       if (await this.repo.emailTaken(email)) throw new AppError('EMAIL_TAKEN');
     }
     if (await this.repo.usernameTaken(username)) throw new AppError('USERNAME_TAKEN');
