@@ -29,7 +29,7 @@ export class Cluster {
     const owner = `${config.nodeId}/${randomBytes(4).toString('hex')}`;
     this.store = redis ? new RedisSharedStore(redis) : new DbSharedStore(db);
     this.locks = redis ? new RedisJobLocks(redis, owner) : new DbJobLocks(db, owner);
-    this.bus = new InvalidationBus(target, redis, this.logger);
+    this.bus = new InvalidationBus(target, redis, this.logger, `modelgate-invalidation:${config.nodeId}`);
     this.scheduler = new Scheduler(this.locks, config.nodeId, this.logger);
   }
 

@@ -40,6 +40,7 @@ export class InvalidationBus {
     private readonly target: InvalidationTarget,
     private readonly redis: Redis | null,
     private log: JobLogger,
+    readonly connectionName = 'modelgate-invalidation',
   ) {
     this.channel = `modelgate:invalidate:${redis?.options.db ?? 0}`;
   }
@@ -63,7 +64,8 @@ export class InvalidationBus {
   /** Subscribes (Redis only); resolves once subscribed. */
   async start(): Promise<void> {
     if (!this.redis || this.subscriber) return;
-    const sub = this.redis.duplicate({ lazyConnect: true, enableOfflineQueue: true, maxRetriesPerRequest: null });
+    // Named, so an operator (or a test) can find this node's subscriber in CLIENT LIST.
+    const sub = this.redis.duplicate({ lazyConnect: true, enableOfflineQueue: true, maxRetriesPerRequest: null, connectionName: this.connectionName });
     this.subscriber = sub;
     sub.on('message', (channel: string, raw: string) => {
       if (channel !== this.channel) return;

@@ -1,18 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Scheduler, type JobLogger } from '../jobs/scheduler.js';
+import { Scheduler } from '../jobs/scheduler.js';
+import { captureLogger } from '../test-support/capture-logger.js';
 import { openBackend, testBackends, type OpenBackend } from '../test-support/backends.js';
 import { DbJobLocks, RedisJobLocks, type JobLocks } from './job-locks.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A logger that keeps what it was told, to assert on failures' context. */
-function captureLogger() {
-  const lines: Array<{ level: string; obj: Record<string, unknown>; msg: string }> = [];
-  const at = (level: string) => (obj: object, msg: string) => void lines.push({ level, obj: obj as Record<string, unknown>, msg });
-  const log: JobLogger = { info: at('info'), warn: at('warn'), error: at('error') };
-  return { log, lines };
-}
 
 describe.each(testBackends())('job locks on $name', (backend) => {
   let open: OpenBackend;
