@@ -170,7 +170,17 @@ export class UsersService {
       checkPassword(body.password);
       patch.password = await hashPassword(body.password);
     }
-    if (Object.keys(patch).length) await this.repo.update(me.id, patch);
+    if (Object.keys(patch).length) await this.updateChecked(me.id, patch);
+  }
+
+  /** An update that may rename: a rename racing another one to the same name loses with USERNAME_TAKEN, not a 500. */
+  private async updateChecked(id: number, patch: Record<string, unknown>): Promise<void> {
+    try {
+      await this.repo.update(id, patch);
+    } catch (e) {
+      if (patch.username !== undefined && isUniqueViolation(e)) throw new AppError('USERNAME_TAKEN');
+      throw e;
+    }
   }
 
   async deleteSelf(me: AuthUser): Promise<void> {
@@ -273,7 +283,7 @@ export class UsersService {
       patch.email = body.email;
     }
     if (body.role !== undefined && body.role !== target.role) patch.role = body.role;
-    if (Object.keys(patch).length) await this.repo.update(target.id, patch);
+    if (Object.keys(patch).length) await this.updateChecked(target.id, patch);
 
     // add_quota is applied as a delta in SQL so a concurrent charge is never overwritten.
     if (body.add_quota !== undefined && body.add_quota !== 0) {
