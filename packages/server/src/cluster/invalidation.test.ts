@@ -81,7 +81,7 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('cache invalidation over Redis pub/
     const nodeA = await bus(a.target, 9);
     await bus(b.target, 9, name);
     const admin = await redis();
-    const list = (await admin.client('LIST', 'TYPE', 'pubsub')) as string;
+    const list = (await admin.call('CLIENT', 'LIST', 'TYPE', 'pubsub')) as string;
     const id = /id=(\d+) [^\n]*name=([^ ]+)/g;
     let victim: string | undefined;
     for (const m of list.matchAll(id)) if (m[2] === name) victim = m[1];

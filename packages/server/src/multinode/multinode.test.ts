@@ -1,7 +1,8 @@
 import { startFakeOpenAI, startFakeSmtp, type FakeOpenAI, type FakeSmtp } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, rootClient } from '../test-support/api-client.js';
-import { multiNodeDbKinds, startCluster, type NodeProcess, type TestCluster } from '../test-support/multinode.js';
+import { createTestDatabase } from '../test-support/test-db.js';
+import { isolatedRedisUrl, multiNodeDbKinds, startCluster, startNode, type NodeProcess, type TestCluster } from '../test-support/multinode.js';
 import { addChannel } from '../test-support/relay-fixtures.js';
 
 /**
@@ -170,5 +171,21 @@ describe.skipIf(!kinds.length).each(cases)('background jobs on two masters on %s
     await owner.exited;
     await other.waitForOutput(/job channel-test-all finished/, 10_000);
     expect(JSON.parse((await other.waitForOutput(/job channel-test-all finished/)).trim())).toMatchObject({ job: 'channel-test-all', node: other.nodeId });
+  });
+});
+
+describe.skipIf(!kinds.length).each(cases)('two masters starting at once on an empty %s database', (kind) => {
+  it('both boot: migrations and the root user are created once', async () => {
+    const database = await createTestDatabase(kind);
+    const env = { ...database.env, REDIS_CONN_STRING: isolatedRedisUrl(), NODE_TYPE: 'master' };
+    const started = await Promise.allSettled([startNode({ ...env, NODE_ID: 'twin-1' }), startNode({ ...env, NODE_ID: 'twin-2' })]);
+    try {
+      expect(started.map((r) => (r.status === 'fulfilled' ? 'ok' : String(r.reason)))).toEqual(['ok', 'ok']);
+      const [one] = started.map((r) => (r as PromiseFulfilledResult<NodeProcess>).value);
+      expect((await rootClient(one!.url)).userId).toBe(1);
+    } finally {
+      await Promise.all(started.map((r) => (r.status === 'fulfilled' ? r.value.stop() : undefined)));
+      await database.drop();
+    }
   });
 });
