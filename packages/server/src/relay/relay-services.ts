@@ -1,4 +1,4 @@
-import { ChannelStatus } from '@modelgate/shared';
+import { ChannelStatus, TokenStatus } from '@modelgate/shared';
 import type { Agent } from 'undici';
 import type { Invalidation } from '../cluster/invalidation.js';
 import type { Config } from '../config/config.js';
@@ -51,8 +51,19 @@ export class RelayServices {
     else if (m.t === 'channels') this.channels.invalidate();
   }
 
-  async markTokenStatus(id: number, status: number): Promise<void> {
-    await this.handle.db.updateTable('tokens').set({ status }).where('id', '=', id).execute();
+  /**
+   * Stores what a request found: an expired or exhausted token. The write is conditional on the
+   * row still being enabled and still expired / out of quota, because the request decided on a
+   * cached or earlier read: an admin who extended or topped up the token meanwhile (on any node)
+   * must not see it switched off. The cache entry is dropped either way, since it was stale.
+   */
+  async markTokenStatus(id: number, status: typeof TokenStatus.Expired | typeof TokenStatus.Exhausted): Promise<void> {
+    let q = this.handle.db.updateTable('tokens').set({ status }).where('id', '=', id).where('status', '=', TokenStatus.Enabled);
+    q =
+      status === TokenStatus.Expired
+        ? q.where('expired_time', '!=', -1).where('expired_time', '<', Math.floor(Date.now() / 1000))
+        : q.where('unlimited_quota', '=', 0).where('remain_quota', '<=', 0);
+    await q.execute();
     this.invalidate({ t: 'token', id });
   }
 

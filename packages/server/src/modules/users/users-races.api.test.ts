@@ -30,4 +30,14 @@ describe.each(testDbKinds())('users racing for one name on %s', (kind) => {
     expect(results.map((r) => r.status)).toEqual(Array(6).fill(200));
     expect(results.filter((r) => r.body.success)).toHaveLength(1);
   });
+
+  it('answers the same invitation code to first calls racing to create it', async () => {
+    const u = await newUser(srv.url, 'affracer');
+    await srv.ctx.db.db.updateTable('users').set({ aff_code: '' }).where('id', '=', u.userId!).execute();
+    const codes = await Promise.all(Array.from({ length: 6 }, () => u.get('/api/user/aff')));
+    const distinct = new Set(codes.map((r) => r.body.data));
+    expect(distinct.size).toBe(1);
+    const stored = await srv.ctx.db.db.selectFrom('users').select('aff_code').where('id', '=', u.userId!).executeTakeFirstOrThrow();
+    expect([...distinct][0]).toBe(stored.aff_code);
+  });
 });

@@ -201,9 +201,14 @@ export class UsersService {
 
   async affCode(me: AuthUser): Promise<string> {
     if (me.row.aff_code) return me.row.aff_code;
-    const code = await this.freshAffCode();
-    await this.repo.update(me.id, { aff_code: code });
-    return code;
+    // Set only if still empty: of two first calls racing, both answer the code that was kept.
+    await this.ctx.db.db
+      .updateTable('users')
+      .set({ aff_code: await this.freshAffCode() })
+      .where('id', '=', me.id)
+      .where((eb) => eb.or([eb('aff_code', 'is', null), eb('aff_code', '=', '')]))
+      .execute();
+    return (await this.repo.findAnyById(me.id))?.aff_code ?? '';
   }
 
   /** Moves pending invitation earnings into spendable quota, atomically. */
