@@ -19,6 +19,7 @@ import { channelsBulkRoutes } from './modules/channels/channels-bulk.routes.js';
 import { channelOpsRoutes } from './modules/channels/channel-ops.routes.js';
 import { registerChannelMonitorJobs } from './jobs/channel-monitor.job.js';
 import { registerSessionJobs } from './jobs/sessions.job.js';
+import { registerSharedStateJobs } from './jobs/shared-state.job.js';
 import { channelsRoutes } from './modules/channels/channels.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.js';
@@ -48,6 +49,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   installApiErrorHandler(app);
   installSecurityHeaders(app);
   installNulGuard(app);
+  ctx.cluster.useLogger(app.log);
+  app.addHook('onClose', async () => ctx.cluster.scheduler.stop());
 
   const apiLimit = rateLimitHook('GA', ctx.config.rateLimits.globalApi, ctx.rateLimitStore);
   app.addHook('onRequest', async (req, reply) => {
@@ -73,6 +76,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   registerLedgerJobs(app, ctx);
   registerChannelMonitorJobs(app, ctx);
   registerSessionJobs(app, ctx);
+  registerSharedStateJobs(app, ctx);
 
   await registerConsole(app, ctx);
   return app;

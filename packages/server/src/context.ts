@@ -1,3 +1,4 @@
+import type { Cluster } from './cluster/cluster.js';
 import type { Config } from './config/config.js';
 import type { ChannelOps } from './modules/channels/channel-ops.service.js';
 import type { Db } from './db/client.js';
@@ -29,6 +30,8 @@ export interface AppContext {
   tokens: TokensRepository;
   tokensService: TokensService;
   codes: VerificationCodes;
+  /** Shared store, job locks + scheduler, cache invalidation: Redis when configured, else the database. */
+  cluster: Cluster;
   mailer: Mailer;
   rateLimitStore: RateLimitStore;
   /** Relay caches (tokens, users, channels), the billing ledger and the upstream pool. */

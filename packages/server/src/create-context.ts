@@ -1,4 +1,7 @@
 import fs from 'node:fs';
+import type { Redis } from 'ioredis';
+import { Cluster } from './cluster/cluster.js';
+import type { Invalidation } from './cluster/invalidation.js';
 import type { Config } from './config/config.js';
 import type { AppContext } from './context.js';
 import type { Db } from './db/client.js';
@@ -26,8 +29,30 @@ function readVersion(): string {
   }
 }
 
-/** Wires repositories and services over an open database. Options are loaded by the caller. */
-export function createContext(config: Readonly<Config>, db: Db): AppContext {
+/** Drops (or re-reads) the entry a message names; every node runs this for every write. */
+function applyInvalidation(ctx: AppContext, m: Invalidation): void {
+  switch (m.t) {
+    case 'token':
+      ctx.relay.auth.invalidateToken(m.id);
+      break;
+    case 'user':
+      ctx.relay.auth.invalidateUser(m.id);
+      break;
+    case 'channels':
+      ctx.relay.channels.invalidate();
+      break;
+    case 'option':
+      ctx.options.reloadKey(m.key).catch((err: unknown) => ctx.cluster.log.error({ err, key: m.key }, 'option reload failed'));
+      break;
+  }
+}
+
+/**
+ * Wires repositories and services over an open database (and Redis, when configured: shared
+ * store, job locks and cross-node cache invalidation). Options are loaded and the invalidation
+ * subscriber started (`ctx.cluster.start()`) by the caller.
+ */
+export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: Redis | null } = {}): AppContext {
   const ctx = {
     config,
     db,
@@ -37,7 +62,6 @@ export function createContext(config: Readonly<Config>, db: Db): AppContext {
     users: new UsersRepository(db),
     sessions: new SessionStore(db, config.sessionSecret),
     tokens: new TokensRepository(db),
-    codes: new VerificationCodes(),
     rateLimitStore: new MemoryRateLimitStore(),
     async modelsForGroups(groups: string[]): Promise<string[]> {
       if (!groups.length) return [];
@@ -54,11 +78,23 @@ export function createContext(config: Readonly<Config>, db: Db): AppContext {
   } as unknown as AppContext;
   ctx.relay = new RelayServices(db, config);
   ctx.quotaLedger = new QuotaLedger(db);
-  // Token and user edits reach the relay's in-memory lookups at once.
-  ctx.tokens.onWrite = (id) => ctx.relay.auth.invalidateToken(id);
-  ctx.users.onWrite = (id) => ctx.relay.auth.invalidateUser(id);
+  ctx.cluster = new Cluster(config, db, opts.redis ?? null, {
+    apply: (m) => applyInvalidation(ctx, m),
+    resync: () => {
+      ctx.relay.auth.clear();
+      ctx.relay.channels.invalidate();
+      ctx.options.reload().catch((err: unknown) => ctx.cluster.log.error({ err }, 'option reload failed'));
+    },
+  });
+  ctx.codes = new VerificationCodes(ctx.cluster.store);
+  // Every write reaches the relay's in-memory lookups on every node (this one at once).
+  const publish = (m: Invalidation) => ctx.cluster.bus.publish(m);
+  ctx.tokens.onWrite = (id) => publish({ t: 'token', id });
+  ctx.users.onWrite = (id) => publish({ t: 'user', id });
+  ctx.relay.onInvalidate = publish;
+  ctx.options.onWrite = (key) => publish({ t: 'option', key });
   ctx.channels = new ChannelsRepository(db);
-  ctx.channels.onWrite = () => ctx.relay.channels.invalidate();
+  ctx.channels.onWrite = () => publish({ t: 'channels' });
   ctx.channelsService = new ChannelsService(ctx.channels);
   ctx.channelOps = new ChannelOps(ctx);
   ctx.mailer = new Mailer(ctx.options);

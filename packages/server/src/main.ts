@@ -20,13 +20,15 @@ async function main(): Promise<void> {
     console.warn('[modelgate] SESSION_SECRET is not set: using a random secret. Sessions will not survive a restart or be shared between nodes.');
   }
   const db = await openDb(config);
-  const ctx = createContext(config, db);
   const redis = config.redisConnString ? await connectRedis(config.redisConnString) : null;
+  const ctx = createContext(config, db, { redis });
   if (redis) ctx.rateLimitStore = new RedisRateLimitStore(redis);
   if (config.nodeType === 'master') {
     const applied = await migrateToLatest(db);
     if (applied.length) console.log(`[modelgate] migrations applied: ${applied.join(', ')}`);
   }
+  // Subscribed before the first read, so no write made after that read can go unnoticed.
+  await ctx.cluster.start();
   await ctx.options.reload();
   if (config.nodeType === 'master' && (await ctx.usersService.ensureRoot())) {
     console.log(`[modelgate] created the super admin "root"${process.env.INITIAL_ROOT_PASSWORD ? '' : ' with password 123456: change it after the first login'}`);
@@ -42,6 +44,7 @@ async function main(): Promise<void> {
     app.log.info(`${signal} received, shutting down`);
     clearInterval(sync);
     await app.close();
+    await ctx.cluster.close();
     await db.destroy();
     redis?.disconnect();
     process.exit(0);
@@ -50,7 +53,9 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: '0.0.0.0' });
-  console.log(`[modelgate] listening on http://localhost:${config.port} (database: ${db.kind})`);
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  console.log(`[modelgate] listening on http://localhost:${port} (node ${config.nodeId}, database: ${db.kind}${redis ? ', redis' : ''})`);
 }
 
 main().catch((err: unknown) => {

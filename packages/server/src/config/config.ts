@@ -92,6 +92,14 @@ function int(env: Env, name: string, fallback: number, min = 0): number {
   return n;
 }
 
+/** A non-negative decimal (`0.5` minutes = 30 s); used where the reference takes whole numbers. */
+function decimal(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!/^\d+(\.\d+)?$/.test(raw.trim())) throw new ConfigError(name, `expected a non-negative number, got "${raw}"`);
+  return Number(raw.trim());
+}
+
 function bool(env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
@@ -191,8 +199,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     relayTimeoutSec: int(env, 'RELAY_TIMEOUT', 0, 0),
     relayFirstByteTimeoutSec: int(env, 'RELAY_FIRST_BYTE_TIMEOUT', 60, 0),
     streamingTimeoutSec: int(env, 'STREAMING_TIMEOUT', 60, 1),
-    channelTestFrequencyMin: int(env, 'CHANNEL_TEST_FREQUENCY', 0, 0),
-    channelUpdateFrequencyMin: int(env, 'CHANNEL_UPDATE_FREQUENCY', 0, 0),
+    channelTestFrequencyMin: decimal(env, 'CHANNEL_TEST_FREQUENCY', 0),
+    channelUpdateFrequencyMin: decimal(env, 'CHANNEL_UPDATE_FREQUENCY', 0),
     pollingIntervalSec: int(env, 'POLLING_INTERVAL', 0, 0),
     updateTask: bool(env, 'UPDATE_TASK', true),
     generateDefaultToken: bool(env, 'GENERATE_DEFAULT_TOKEN', false),

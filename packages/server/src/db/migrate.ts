@@ -5,6 +5,7 @@ import * as m0002 from './migrations/0002-relay-ledger.js';
 import * as m0003 from './migrations/0003-lean-log-indexes.js';
 import * as m0004 from './migrations/0004-ledger.js';
 import * as m0005 from './migrations/0005-sessions.js';
+import * as m0006 from './migrations/0006-shared-state.js';
 import type { MigrationFn } from './migrations/column-types.js';
 
 /** Append-only: add new migrations at the end with the next number; never edit a released one. */
@@ -14,6 +15,7 @@ const MIGRATIONS: Array<[string, { up: MigrationFn }]> = [
   ['0003-lean-log-indexes', m0003],
   ['0004-ledger', m0004],
   ['0005-sessions', m0005],
+  ['0006-shared-state', m0006],
 ];
 
 class CodeProvider implements MigrationProvider {

@@ -247,6 +247,22 @@ export interface LedgerEntriesTable {
   created_at: number;
 }
 
+/** Short-lived values another node must see (codes, OAuth states) when Redis is not configured. */
+export interface SharedStateTable {
+  /** sha256 of the caller's key (base64url): fixed length, and case-exact under any collation. */
+  key: string;
+  value: string;
+  /** Unix ms. */
+  expires_at: number;
+}
+
+/** Job locks when Redis is not configured: one row per job, held by `owner` until `expires_at` (ms). */
+export interface JobLocksTable {
+  name: string;
+  owner: string;
+  expires_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -263,6 +279,8 @@ export interface Database {
   reservations: ReservationsTable;
   ledger_requests: LedgerRequestsTable;
   ledger_entries: LedgerEntriesTable;
+  shared_state: SharedStateTable;
+  job_locks: JobLocksTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -3,25 +3,20 @@ import type { AppContext } from '../context.js';
 
 /**
  * Periodic channel tests (CHANNEL_TEST_FREQUENCY minutes) and balance updates
- * (CHANNEL_UPDATE_FREQUENCY minutes), on the master node only; 0 turns a job off. A run that is
- * still going when the next is due is skipped, never doubled.
+ * (CHANNEL_UPDATE_FREQUENCY minutes) on master nodes; 0 turns a job off. Each runs under its job
+ * lock, so with several masters one node runs it per period; a failure is logged with the job
+ * name and node id and retried on the next tick. A run still going when the next is due is
+ * skipped, never doubled.
  */
 export function registerChannelMonitorJobs(app: FastifyInstance, ctx: AppContext): void {
   if (ctx.config.nodeType !== 'master') return;
-  const timers: NodeJS.Timeout[] = [];
-  const every = (minutes: number, fn: () => Promise<unknown>) => {
-    if (minutes <= 0) return;
-    const t = setInterval(() => {
-      fn().catch((err: unknown) => app.log.error({ err }, 'channel monitor job failed'));
-    }, minutes * 60_000);
-    t.unref();
-    timers.push(t);
-  };
-  every(ctx.config.channelTestFrequencyMin, async () => {
-    if (!ctx.channelOps.testRunning) ctx.channelOps.startTestAll();
-  });
-  every(ctx.config.channelUpdateFrequencyMin, () => ctx.channelOps.updateAllBalances());
+  const scheduler = ctx.cluster.scheduler;
+  const stops: Array<() => void> = [];
+  const testMs = Math.round(ctx.config.channelTestFrequencyMin * 60_000);
+  const balanceMs = Math.round(ctx.config.channelUpdateFrequencyMin * 60_000);
+  if (testMs > 0) stops.push(scheduler.every('channel-test-all', testMs, () => ctx.channelOps.runTestAll()));
+  if (balanceMs > 0) stops.push(scheduler.every('channel-balances', balanceMs, () => ctx.channelOps.updateAllBalances()));
   app.addHook('onClose', async () => {
-    for (const t of timers) clearInterval(t);
+    for (const stop of stops) stop();
   });
 }

@@ -11,6 +11,7 @@ import type { AppContext } from '../context.js';
 export function registerLedgerJobs(app: FastifyInstance, ctx: AppContext): void {
   const ledger = ctx.relay.ledger;
   const timers: NodeJS.Timeout[] = [];
+  const stops: Array<() => void> = [];
   const every = (ms: number, name: string, fn: () => Promise<unknown>) => {
     const t = setInterval(() => {
       fn().catch((err: unknown) => app.log.error({ err, job: name, node: ledger.nodeId }, `ledger job ${name} failed; retrying on the next tick`));
@@ -23,13 +24,16 @@ export function registerLedgerJobs(app: FastifyInstance, ctx: AppContext): void 
     if (released) app.log.warn(`released ${released} reservation(s) left by an unfinished run or an expired lease`);
     const leaseMs = ledger.leaseSec * 1000;
     every(Math.max(500, Math.floor(leaseMs / 3)), 'lease-renewal', () => ledger.renewLeases());
-    every(Math.max(1000, Math.floor(leaseMs / 2)), 'reservation-sweep', async () => {
+    // One node at a time sweeps (a job lock); a failure is logged with the job and node, and retried.
+    const stopSweep = ctx.cluster.scheduler.every('reservation-sweep', Math.max(1000, Math.floor(leaseMs / 2)), async () => {
       const n = await ledger.recover();
       if (n) app.log.warn(`released ${n} reservation(s) whose lease expired`);
     });
+    stops.push(stopSweep);
   });
   app.addHook('onClose', async () => {
     for (const t of timers) clearInterval(t);
+    for (const stop of stops) stop();
     await ctx.relay.close();
   });
 }

@@ -56,15 +56,23 @@ function toUser(u: UserRow): CachedUser {
 }
 
 /**
- * In-memory token and user lookups for the relay hot path. Writers call the invalidate hooks
- * (wired in create-context), so an edit is seen on the next request on this node; entries also
- * expire after `ttlMs` (SYNC_FREQUENCY) so other nodes' edits arrive within one sync period.
+ * In-memory token and user lookups for the relay hot path. Writers on any node invalidate entries
+ * by id (wired in create-context through the invalidation bus: Redis pub/sub across nodes), so an
+ * edit is in force on every node's next request; entries also expire after `ttlMs`
+ * (SYNC_FREQUENCY), which is how other nodes converge when Redis is not configured.
  * Unknown keys are never cached: random keys cannot fill memory.
  */
 export class AuthCache {
   private readonly tokens = new Map<string, { v: CachedToken; at: number }>();
+  /** id → key of every cached token, so invalidation by id (all a message carries) always finds it. */
   private readonly tokenKeyById = new Map<number, string>();
   private readonly users = new Map<number, { v: CachedUser; at: number }>();
+  /**
+   * Bumped by every invalidation: a database read that started before one is returned but not
+   * cached, so a message arriving while the read is in flight cannot be overwritten by a stale row.
+   */
+  private tokenEpoch = 0;
+  private userEpoch = 0;
 
   constructor(
     private readonly handle: Db,
@@ -74,13 +82,20 @@ export class AuthCache {
   async token(key: string): Promise<CachedToken | undefined> {
     const hit = this.tokens.get(key);
     if (hit && Date.now() - hit.at < this.ttlMs) return hit.v;
+    const epoch = this.tokenEpoch;
     const row = await this.handle.db.selectFrom('tokens').selectAll().where('key', '=', key).where('deleted_at', 'is', null).executeTakeFirst();
     if (!row) {
-      this.tokens.delete(key);
+      this.dropTokenKey(key);
       return undefined;
     }
-    if (this.tokens.size >= MAX_ENTRIES) this.tokens.clear();
     const v = toToken(row);
+    if (epoch !== this.tokenEpoch) return v;
+    if (this.tokens.size >= MAX_ENTRIES) {
+      this.tokens.clear();
+      this.tokenKeyById.clear();
+    }
+    const previous = this.tokenKeyById.get(v.id);
+    if (previous !== undefined && previous !== key) this.tokens.delete(previous);
     this.tokens.set(key, { v, at: Date.now() });
     this.tokenKeyById.set(v.id, key);
     return v;
@@ -89,18 +104,28 @@ export class AuthCache {
   async user(id: number): Promise<CachedUser | undefined> {
     const hit = this.users.get(id);
     if (hit && Date.now() - hit.at < this.ttlMs) return hit.v;
+    const epoch = this.userEpoch;
     const row = await this.handle.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) {
       this.users.delete(id);
       return undefined;
     }
-    if (this.users.size >= MAX_ENTRIES) this.users.clear();
     const v = toUser(row);
+    if (epoch !== this.userEpoch) return v;
+    if (this.users.size >= MAX_ENTRIES) this.users.clear();
     this.users.set(id, { v, at: Date.now() });
     return v;
   }
 
+  private dropTokenKey(key: string): void {
+    const hit = this.tokens.get(key);
+    if (!hit) return;
+    this.tokens.delete(key);
+    if (this.tokenKeyById.get(hit.v.id) === key) this.tokenKeyById.delete(hit.v.id);
+  }
+
   invalidateToken(id: number): void {
+    this.tokenEpoch += 1;
     const key = this.tokenKeyById.get(id);
     if (key !== undefined) {
       this.tokens.delete(key);
@@ -109,10 +134,13 @@ export class AuthCache {
   }
 
   invalidateUser(id: number): void {
+    this.userEpoch += 1;
     this.users.delete(id);
   }
 
   clear(): void {
+    this.tokenEpoch += 1;
+    this.userEpoch += 1;
     this.tokens.clear();
     this.tokenKeyById.clear();
     this.users.clear();

@@ -61,8 +61,9 @@ type Tiers = RuntimeChannel[][];
 
 /**
  * Channels and the selection index (group → model → priority tiers), in memory. Every channel
- * write on this node calls `invalidate()`, so an added, edited, disabled or enabled channel is in
- * force on the next request; other nodes reload every SYNC_FREQUENCY.
+ * write on any node calls `invalidate()` here (through the invalidation bus: Redis pub/sub across
+ * nodes), so an added, edited, disabled or enabled channel is in force on the next request; the
+ * index is also reloaded every SYNC_FREQUENCY, which is how nodes converge without Redis.
  */
 export class ChannelCache {
   private channels = new Map<number, RuntimeChannel>();

@@ -1,5 +1,6 @@
-import { ChannelStatus } from '@modelgate/shared';
+import { ChannelStatus, TokenStatus } from '@modelgate/shared';
 import type { Agent } from 'undici';
+import type { Invalidation } from '../cluster/invalidation.js';
 import type { Config } from '../config/config.js';
 import type { Db } from '../db/client.js';
 import { AuthCache } from './auth-cache.js';
@@ -38,9 +39,32 @@ export class RelayServices {
     this.streamHeadersTimeoutMs = firstByte > 0 ? Math.min(firstByte, overall || firstByte) * 1000 : undefined;
   }
 
-  async markTokenStatus(id: number, status: number): Promise<void> {
-    await this.handle.db.updateTable('tokens').set({ status }).where('id', '=', id).execute();
-    this.auth.invalidateToken(id);
+  /**
+   * Tells every node a cached entry changed (set in create-context to the invalidation bus, which
+   * also applies it here); unset, only this node's caches are updated.
+   */
+  onInvalidate?: (m: Invalidation) => void;
+
+  private invalidate(m: Invalidation): void {
+    if (this.onInvalidate) this.onInvalidate(m);
+    else if (m.t === 'token') this.auth.invalidateToken(m.id);
+    else if (m.t === 'channels') this.channels.invalidate();
+  }
+
+  /**
+   * Stores what a request found: an expired or exhausted token. The write is conditional on the
+   * row still being enabled and still expired / out of quota, because the request decided on a
+   * cached or earlier read: an admin who extended or topped up the token meanwhile (on any node)
+   * must not see it switched off. The cache entry is dropped either way, since it was stale.
+   */
+  async markTokenStatus(id: number, status: typeof TokenStatus.Expired | typeof TokenStatus.Exhausted): Promise<void> {
+    let q = this.handle.db.updateTable('tokens').set({ status }).where('id', '=', id).where('status', '=', TokenStatus.Enabled);
+    q =
+      status === TokenStatus.Expired
+        ? q.where('expired_time', '!=', -1).where('expired_time', '<', Math.floor(Date.now() / 1000))
+        : q.where('unlimited_quota', '=', 0).where('remain_quota', '<=', 0);
+    await q.execute();
+    this.invalidate({ t: 'token', id });
   }
 
   /**
@@ -62,6 +86,7 @@ export class RelayServices {
       return true;
     });
     this.channels.markDisabled(id);
+    if (changed) this.invalidate({ t: 'channels' });
     return changed;
   }
 

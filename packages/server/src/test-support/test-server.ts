@@ -7,6 +7,7 @@ import { createContext } from '../create-context.js';
 import { openDb } from '../db/client.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { formatReconciliation, reconcile } from '../ledger/reconcile.js';
+import { connectRedis } from '../http/redis-rate-limit.js';
 import { createTestDatabase } from './test-db.js';
 
 export interface TestServer {
@@ -34,7 +35,10 @@ export async function startTestServer(opts: { kind?: SqlKind; env?: Record<strin
   });
   const db = await openDb(config);
   await migrateToLatest(db);
-  const ctx = createContext(config, db);
+  // REDIS_CONN_STRING in `env`: the shared store, job locks and invalidation use Redis, as in main.ts.
+  const redis = config.redisConnString ? await connectRedis(config.redisConnString) : null;
+  const ctx = createContext(config, db, { redis });
+  await ctx.cluster.start();
   await ctx.options.reload();
   await ctx.usersService.ensureRoot();
   const app = await buildApp(ctx);
@@ -51,6 +55,8 @@ export async function startTestServer(opts: { kind?: SqlKind; env?: Record<strin
         const r = await reconcile(db.db);
         if (!r.ok) throw new Error(`the ledger does not reconcile after this test:\n${formatReconciliation(r).join('\n')}`);
       } finally {
+        await ctx.cluster.close();
+        redis?.disconnect();
         await db.destroy();
         await database.drop();
       }

@@ -82,6 +82,19 @@ describe('channel tests, test-all and balances', () => {
     await setOption('ChannelDisableThreshold', '5');
   });
 
+  it('test-all does not re-enable a channel an admin disabled while its test was running', async () => {
+    await h.server.ctx.db.db.deleteFrom('channels').execute();
+    await setOption('AutomaticEnableChannelEnabled', 'true');
+    const id = await addChannel(h.root, { base_url: slow.url, key: 'sk-good', name: 'recovering' });
+    await h.server.ctx.relay.autoDisableChannel(id, 'earlier failure');
+    const run = h.server.ctx.channelOps.runTestAll();
+    // The slow upstream holds the probe for 400 ms; the admin's switch lands meanwhile.
+    await new Promise((r) => setTimeout(r, 150));
+    expect((await h.root.put('/api/channel/', { id, status: 2 })).body.success).toBe(true);
+    expect(await run).toEqual({ tested: 1, disabled: 0, enabled: 0 });
+    expect((await channel(id)).status).toBe(2);
+  });
+
   it('updates a balance from the billing endpoints and disables an exhausted channel on update-all', async () => {
     await h.server.ctx.db.db.deleteFrom('channels').execute();
     h.fake.setBalance({ hardLimitUsd: 120, totalUsageCents: 2050 });

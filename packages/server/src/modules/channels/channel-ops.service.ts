@@ -123,13 +123,19 @@ export class ChannelOps {
    */
   startTestAll(): boolean {
     if (this.testing) return false;
-    this.testing = true;
-    void this.testAll()
-      .catch((err: unknown) => console.error('[modelgate] channel test-all failed:', err))
-      .finally(() => {
-        this.testing = false;
-      });
+    void this.runTestAll().catch((err: unknown) => console.error('[modelgate] channel test-all failed:', err));
     return true;
+  }
+
+  /** Awaitable run for the periodic job (which holds the job lock meanwhile); skipped while one is going here. */
+  async runTestAll(): Promise<{ tested: number; disabled: number; enabled: number } | undefined> {
+    if (this.testing) return undefined;
+    this.testing = true;
+    try {
+      return await this.testAll();
+    } finally {
+      this.testing = false;
+    }
   }
 
   /** Awaitable variant for the periodic job and tests; callers must check `testRunning` first. */
@@ -152,8 +158,7 @@ export class ChannelOps {
           if (await this.ctx.relay.autoDisableChannel(row.id, reason)) disabled++;
         }
       } else if (row.status === ChannelStatus.AutoDisabled && r.success && !tooSlow && o.bool('AutomaticEnableChannelEnabled')) {
-        await this.ctx.channels.update(row.id, { status: ChannelStatus.Enabled, other_info: '' });
-        enabled++;
+        if (await this.ctx.channels.update(row.id, { status: ChannelStatus.Enabled, other_info: '' }, ChannelStatus.AutoDisabled)) enabled++;
       }
       if (this.ctx.config.pollingIntervalSec > 0) await sleep(this.ctx.config.pollingIntervalSec * 1000);
     }

@@ -67,10 +67,19 @@ export class ChannelsRepository {
     return ids;
   }
 
-  /** Applies `patch` and rebuilds the abilities; returns the row after the write. */
-  async update(id: number, patch: ChannelWrite): Promise<ChannelRow | undefined> {
+  /**
+   * Applies `patch` and rebuilds the abilities; returns the row after the write. With
+   * `onlyIfStatus`, nothing happens (undefined) unless the stored status still is that one: a
+   * background job acting on a row it read earlier must not undo an admin's change made meanwhile.
+   */
+  async update(id: number, patch: ChannelWrite, onlyIfStatus?: number): Promise<ChannelRow | undefined> {
     const row = await this.db.transaction().execute(async (trx) => {
-      if (Object.keys(patch).length) await trx.updateTable('channels').set(patch).where('id', '=', id).execute();
+      if (Object.keys(patch).length) {
+        let q = trx.updateTable('channels').set(patch).where('id', '=', id);
+        if (onlyIfStatus !== undefined) q = q.where('status', '=', onlyIfStatus);
+        const res = await q.executeTakeFirst();
+        if (onlyIfStatus !== undefined && Number(res.numUpdatedRows) === 0) return undefined;
+      }
       const after = await trx.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
       if (after) await this.writeAbilities(trx, after);
       return after;

@@ -1,30 +1,54 @@
 import type { Db } from '../../db/client.js';
+import { upsert } from '../../db/dialect.js';
 import { OPTION_SPECS, isSecretOption } from './option-defaults.js';
 import { normaliseOption } from './options.validate.js';
 
 type Listener = (key: string, value: string) => void;
 
 /**
- * Options with an in-process cache: defaults, then database rows. A write goes to the database and
- * the cache at once; other nodes pick it up on their next `reload()` (every SYNC_FREQUENCY, or at
- * once via the scale-out work's pub/sub). Parsed JSON values are memoised per raw string.
+ * Options with an in-process cache: defaults, then database rows. A write is one upsert, then the
+ * key is re-read and `onWrite` tells the other nodes (Redis pub/sub), which re-read it too; without
+ * Redis they pick it up on their next `reload()` (every SYNC_FREQUENCY). Reads of the database are
+ * applied in the order they were started, so a slow read can never put back an older value.
+ * Parsed JSON values are memoised per raw string.
  */
 export class OptionsService {
   private readonly values = new Map<string, string>();
   private readonly parsed = new Map<string, { raw: string; value: unknown }>();
   private readonly listeners: Listener[] = [];
+  private queue: Promise<void> = Promise.resolve();
+  /** Called after a stored change (the invalidation bus publishes it to every node). */
+  onWrite?: (key: string) => void;
 
   constructor(private readonly handle: Db) {
     for (const [k, spec] of Object.entries(OPTION_SPECS)) this.values.set(k, spec.default);
   }
 
-  async reload(): Promise<void> {
-    const rows = await this.handle.db.selectFrom('options').select(['key', 'value']).execute();
-    for (const r of rows) {
-      if (OPTION_SPECS[r.key] && this.values.get(r.key) !== (r.value ?? '')) {
-        this.values.set(r.key, r.value ?? '');
-        this.emit(r.key, r.value ?? '');
-      }
+  private serial(fn: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  reload(): Promise<void> {
+    return this.serial(async () => {
+      const rows = await this.handle.db.selectFrom('options').select(['key', 'value']).execute();
+      for (const r of rows) this.apply(r.key, r.value ?? '');
+    });
+  }
+
+  /** Re-reads one key (another node changed it). */
+  reloadKey(key: string): Promise<void> {
+    return this.serial(async () => {
+      const row = await this.handle.db.selectFrom('options').select('value').where('key', '=', key).executeTakeFirst();
+      if (row) this.apply(key, row.value ?? '');
+    });
+  }
+
+  private apply(key: string, value: string): void {
+    if (OPTION_SPECS[key] && this.values.get(key) !== value) {
+      this.values.set(key, value);
+      this.emit(key, value);
     }
   }
 
@@ -66,20 +90,11 @@ export class OptionsService {
   /** Validates, stores and applies one option; returns the stored string. */
   async set(key: string, raw: unknown): Promise<string> {
     const value = normaliseOption(key, raw, (k) => this.str(k));
-    const db = this.handle.db;
-    await db.transaction().execute(async (trx) => {
-      const updated = await trx.updateTable('options').set({ value }).where('key', '=', key).executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) {
-        // A concurrent writer may insert the same key first: the retry turns into an update.
-        try {
-          await trx.insertInto('options').values({ key, value }).execute();
-        } catch {
-          await trx.updateTable('options').set({ value }).where('key', '=', key).execute();
-        }
-      }
-    });
-    this.values.set(key, value);
-    this.emit(key, value);
+    await upsert(this.handle.db, this.handle.kind, 'options', { key, value }, ['key'], ['value']);
+    // Re-read rather than trust `value`: of two saves racing on this node, the cache must end
+    // with the one the database kept.
+    await this.reloadKey(key);
+    this.onWrite?.(key);
     return value;
   }
 

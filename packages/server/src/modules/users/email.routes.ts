@@ -97,7 +97,7 @@ export function emailRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.post('/api/user/reset', { preHandler: critical }, async (req) => {
     const { email, token } = resetBody.parse(req.body ?? {});
-    if (!email || !token || !ctx.codes.consume('reset', email.trim(), token.trim())) throw new AppError('RESET_LINK_INVALID');
+    if (!email || !token || !(await ctx.codes.consume('reset', email.trim(), token.trim()))) throw new AppError('RESET_LINK_INVALID');
     const user = await ctx.users.findForLogin(email.trim());
     if (!user) throw new AppError('RESET_LINK_INVALID');
     const password = randomAlnum(12);

@@ -1,5 +1,6 @@
 import { LogType, Role, UserStatus } from '@modelgate/shared';
 import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/dialect.js';
 import type { UserRow } from '../../db/schema.js';
 import type { AuthUser } from '../../http/auth.js';
 import { AppError } from '../../http/errors.js';
@@ -32,16 +33,23 @@ export class UsersService {
   /** Creates `root` on an empty database (master node only, like the reference). */
   async ensureRoot(): Promise<boolean> {
     if ((await this.repo.count()) > 0) return false;
-    const id = await this.repo.insert({
-      username: 'root',
-      password: await hashPassword(this.ctx.config.initialRootPassword),
-      display_name: 'Root User',
-      role: Role.Root,
-      status: UserStatus.Enabled,
-      quota: 0,
-      aff_code: await this.freshAffCode(),
-      created_at: nowSec(),
-    });
+    let id: number;
+    try {
+      id = await this.repo.insert({
+        username: 'root',
+        password: await hashPassword(this.ctx.config.initialRootPassword),
+        display_name: 'Root User',
+        role: Role.Root,
+        status: UserStatus.Enabled,
+        quota: 0,
+        aff_code: await this.freshAffCode(),
+        created_at: nowSec(),
+      });
+    } catch (e) {
+      // Two masters starting on one empty database: the other one created root first.
+      if (isUniqueViolation(e)) return false;
+      throw e;
+    }
     await this.ctx.quotaLedger.move({ kind: 'root', userId: id, quota: 100_000_000 });
     return true;
   }
@@ -70,7 +78,7 @@ export class UsersService {
       email = input.email?.trim() ?? '';
       if (!email || !input.verification_code) throw new AppError('EMAIL_CODE_REQUIRED');
       checkEmail(email);
-      if (!this.ctx.codes.consume('email', email, input.verification_code.trim())) throw new AppError('VERIFICATION_CODE_INVALID');
+      if (!(await this.ctx.codes.consume('email', email, input.verification_code.trim()))) throw new AppError('VERIFICATION_CODE_INVALID');
       if (await this.repo.emailTaken(email)) throw new AppError('EMAIL_TAKEN');
     }
     if (await this.repo.usernameTaken(username)) throw new AppError('USERNAME_TAKEN');
@@ -168,9 +176,19 @@ export class UsersService {
       checkPassword(body.password);
       patch.password = await hashPassword(body.password);
     }
-    if (Object.keys(patch).length) await this.repo.update(me.id, patch);
+    if (Object.keys(patch).length) await this.updateChecked(me.id, patch);
     // Every other session ends; the one that made the change stays signed in.
     if (patch.password) await this.ctx.sessions.revokeUser(me.id, me.sessionKey);
+  }
+
+  /** An update that may rename: a rename racing another one to the same name loses with USERNAME_TAKEN, not a 500. */
+  private async updateChecked(id: number, patch: Record<string, unknown>): Promise<void> {
+    try {
+      await this.repo.update(id, patch);
+    } catch (e) {
+      if (patch.username !== undefined && isUniqueViolation(e)) throw new AppError('USERNAME_TAKEN');
+      throw e;
+    }
   }
 
   async deleteSelf(me: AuthUser): Promise<void> {
@@ -192,9 +210,14 @@ export class UsersService {
 
   async affCode(me: AuthUser): Promise<string> {
     if (me.row.aff_code) return me.row.aff_code;
-    const code = await this.freshAffCode();
-    await this.repo.update(me.id, { aff_code: code });
-    return code;
+    // Set only if still empty: of two first calls racing, both answer the code that was kept.
+    await this.ctx.db.db
+      .updateTable('users')
+      .set({ aff_code: await this.freshAffCode() })
+      .where('id', '=', me.id)
+      .where((eb) => eb.or([eb('aff_code', 'is', null), eb('aff_code', '=', '')]))
+      .execute();
+    return (await this.repo.findAnyById(me.id))?.aff_code ?? '';
   }
 
   /** Moves pending invitation earnings into spendable quota, atomically. */
@@ -271,7 +294,7 @@ export class UsersService {
       patch.email = body.email;
     }
     if (body.role !== undefined && body.role !== target.role) patch.role = body.role;
-    if (Object.keys(patch).length) await this.repo.update(target.id, patch);
+    if (Object.keys(patch).length) await this.updateChecked(target.id, patch);
     if (patch.password !== undefined || patch.role !== undefined) await this.ctx.sessions.revokeUser(target.id);
 
     // Through the ledger: add_quota is a delta (a concurrent charge is never overwritten); an

@@ -1,19 +1,21 @@
+import type { SharedStore } from '../../cluster/shared-store.js';
+
 /**
- * Short-lived codes (email verification, password reset) held in process memory like the
- * reference; the multi-node work moves them to Redis. A code is consumed when checked successfully.
+ * Short-lived codes (email verification, password reset) in the shared store — Redis when
+ * configured, else the database — so a code mailed by one node is accepted by any other.
+ * Stored under `code:<purpose>:<key>`; a new code for the same purpose and key replaces the old
+ * one. A code is consumed by the one successful check (compare-and-delete, atomic on both
+ * backends); a wrong guess leaves it in place.
  */
 export class VerificationCodes {
-  private readonly codes = new Map<string, { code: string; expiresAt: number }>();
+  constructor(private readonly store: SharedStore) {}
 
-  put(purpose: string, key: string, code: string, ttlMs: number): void {
-    this.codes.set(`${purpose}:${key}`, { code, expiresAt: Date.now() + ttlMs });
+  put(purpose: string, key: string, code: string, ttlMs: number): Promise<void> {
+    return this.store.set(`code:${purpose}:${key}`, code, ttlMs);
   }
 
-  consume(purpose: string, key: string, code: string): boolean {
-    const k = `${purpose}:${key}`;
-    const entry = this.codes.get(k);
-    if (!entry || entry.expiresAt < Date.now() || entry.code !== code) return false;
-    this.codes.delete(k);
-    return true;
+  consume(purpose: string, key: string, code: string): Promise<boolean> {
+    if (!code) return Promise.resolve(false);
+    return this.store.takeIf(`code:${purpose}:${key}`, code);
   }
 }

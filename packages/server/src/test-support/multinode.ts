@@ -1,0 +1,206 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { SqlKind } from '../config/config.js';
+import { createTestDatabase, type TestDatabase } from './test-db.js';
+
+/**
+ * Real ModelGate server processes for multi-node tests: `node packages/server/dist/main.js` with
+ * its own environment, so nothing is shared between nodes but the database and Redis. Build
+ * first: `npx tsc -b packages/shared packages/testkit packages/server`.
+ */
+
+export const MAIN_JS = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+
+export interface NodeProcess {
+  url: string;
+  pid: number;
+  nodeId: string;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  /** Resolves with the first output line matching `re` (also ones already written). */
+  waitForOutput(re: RegExp, timeoutMs?: number): Promise<string>;
+  /** Settles when the process has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Sends a signal now (SIGKILL by default: a crash). */
+  kill(signal?: NodeJS.Signals): void;
+  /** Graceful stop (SIGTERM), then SIGKILL if it has not exited within 5 s. */
+  stop(): Promise<void>;
+}
+
+const live = new Set<ChildProcess>();
+// A test run that dies (or forgets to stop a node) must not leave servers behind.
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
+/** Environment every test node gets unless overridden: no rate limits, no console, one session secret. */
+export function baseNodeEnv(): Record<string, string> {
+  return {
+    SESSION_SECRET: 'multinode-test-secret',
+    GLOBAL_API_RATE_LIMIT_ENABLE: 'false',
+    GLOBAL_WEB_RATE_LIMIT_ENABLE: 'false',
+    CRITICAL_RATE_LIMIT_ENABLE: 'false',
+    WEB_DIST_DIR: '/nonexistent-modelgate-web',
+    LOG_LEVEL: 'info',
+  };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls `GET /api/status` until it answers 200; fails early when `child` exits. */
+export async function waitForReady(url: string, timeoutMs = 30_000, child?: Pick<NodeProcess, 'exited' | 'output'>): Promise<void> {
+  let exited = false;
+  void child?.exited.then(() => (exited = true));
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    if (exited) throw new Error(`node at ${url} exited before it was ready:\n${child!.output()}`);
+    try {
+      const res = await fetch(`${url}/api/status`, { signal: AbortSignal.timeout(2000) });
+      if (res.status === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > end) throw new Error(`node at ${url} not ready after ${timeoutMs} ms:\n${child?.output() ?? ''}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Starts one server process with `env` over the base environment (PORT defaults to a free port,
+ * NODE_ID to `node-<port>`) and waits until it serves requests.
+ */
+export async function startNode(env: Record<string, string>, opts: { readyTimeoutMs?: number } = {}): Promise<NodeProcess> {
+  if (!fs.existsSync(MAIN_JS)) throw new Error(`${MAIN_JS} is missing: run \`npx tsc -b packages/shared packages/testkit packages/server\` first`);
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const nodeId = env.NODE_ID ?? `node-${port}`;
+  const child = spawn(process.execPath, [MAIN_JS], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...baseNodeEnv(), ...env, PORT: String(port), NODE_ID: nodeId },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  live.add(child);
+  let out = '';
+  const waiters = new Set<() => void>();
+  const onData = (chunk: Buffer) => {
+    out += chunk.toString('utf8');
+    for (const w of waiters) w();
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => {
+      live.delete(child);
+      resolve({ code, signal });
+    });
+  });
+  const node: NodeProcess = {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    nodeId,
+    output: () => out,
+    exited,
+    waitForOutput(re, timeoutMs = 10_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const line = out.split('\n').find((l) => re.test(l));
+          if (line === undefined) return;
+          cleanup();
+          resolve(line);
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`no output matching ${re} from ${nodeId} within ${timeoutMs} ms:\n${out}`));
+        }, timeoutMs);
+        const cleanup = () => {
+          clearTimeout(timer);
+          waiters.delete(check);
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+    kill(signal = 'SIGKILL') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+  try {
+    await waitForReady(node.url, opts.readyTimeoutMs, node);
+  } catch (e) {
+    node.kill('SIGKILL');
+    throw e;
+  }
+  return node;
+}
+
+/** The kinds a multi-node suite can run on: PostgreSQL and MySQL when their test URLs are set. */
+export function multiNodeDbKinds(): Array<Exclude<SqlKind, 'sqlite'>> {
+  const kinds: Array<Exclude<SqlKind, 'sqlite'>> = [];
+  if (process.env.TEST_PG_URL) kinds.push('postgres');
+  if (process.env.TEST_MYSQL_URL) kinds.push('mysql');
+  return kinds;
+}
+
+let redisDbCounter = Math.floor(Math.random() * 12);
+
+/**
+ * TEST_REDIS_URL on a Redis database of its own (1–15): nodes sharing a Redis database form one
+ * cluster (locks and invalidation messages are scoped to it), so concurrent suites stay apart.
+ */
+export function isolatedRedisUrl(): string {
+  const url = new URL(process.env.TEST_REDIS_URL!);
+  url.pathname = `/${(redisDbCounter++ % 15) + 1}`;
+  return url.toString();
+}
+
+export interface TestCluster {
+  database: TestDatabase;
+  redisUrl: string;
+  nodes: NodeProcess[];
+  /** Stops every node (SIGKILL after 5 s) and drops the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh database and Redis database, then the nodes one after another (the first should be a
+ * master: it migrates and creates root). `env` goes to every node, `nodes[i].env` to one.
+ */
+export async function startCluster(opts: {
+  kind: Exclude<SqlKind, 'sqlite'>;
+  nodes: Array<{ nodeType: 'master' | 'slave'; env?: Record<string, string> }>;
+  env?: Record<string, string>;
+}): Promise<TestCluster> {
+  const database = await createTestDatabase(opts.kind);
+  const redisUrl = isolatedRedisUrl();
+  const nodes: NodeProcess[] = [];
+  const close = async () => {
+    await Promise.all(nodes.map((n) => n.stop()));
+    await database.drop();
+  };
+  try {
+    for (const [i, spec] of opts.nodes.entries()) {
+      const env = { ...database.env, REDIS_CONN_STRING: redisUrl, NODE_TYPE: spec.nodeType, NODE_ID: `node-${String.fromCharCode(65 + i)}`, ...opts.env, ...spec.env };
+      nodes.push(await startNode(env));
+    }
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  return { database, redisUrl, nodes, close };
+}
