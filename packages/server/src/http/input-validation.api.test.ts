@@ -52,6 +52,8 @@ describe.each(testDbKinds())('input validation on %s', (kind) => {
     expect((await root.put('/api/user/', { id: bobId, role: 10 })).body.success).toBe(true);
     expect(Number((await userRow(bobId)).role)).toBe(10);
     expect((await root.put('/api/user/', { id: bobId, role: 1 })).body.success).toBe(true);
+    // A role change ends bob's sessions (issue 10): sign in again for the tests that follow.
+    expect((await bob.login('bob', 'password123')).body.success).toBe(true);
     for (const id of [1.5, -3, BIG, 'abc']) refused(await root.post('/api/user/manage', { id, action: 'disable' }));
   });
 

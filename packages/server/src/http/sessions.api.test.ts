@@ -20,7 +20,8 @@ describe.each(testDbKinds())('server-side sessions on %s', (kind) => {
   let srv: TestServer;
 
   beforeAll(async () => {
-    srv = await startTestServer({ kind });
+    // The https test comes through a proxy on loopback: X-Forwarded-Proto counts only from a trusted one.
+    srv = await startTestServer({ kind, env: { TRUSTED_PROXIES: '127.0.0.1,::1' } });
   });
   afterAll(() => srv?.close());
 

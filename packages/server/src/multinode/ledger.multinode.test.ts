@@ -17,7 +17,7 @@ const messages = [{ role: 'user' as const, content: 'Hello there friend' }];
 const usage = expectedChatUsage({ messages, max_tokens: 5 });
 /** gpt-4: ratio 15, completion ratio 2. */
 const COST = Math.round((usage.prompt_tokens + usage.completion_tokens * 2) * 15);
-const LEASE_SEC = 2;
+const LEASE_SEC = 4;
 
 describe.skipIf(!kinds.length).each(cases)('money on two nodes on %s + Redis', (kind) => {
   let cluster: TestCluster;
@@ -61,8 +61,8 @@ describe.skipIf(!kinds.length).each(cases)('money on two nodes on %s + Redis', (
     return { quota: Number(me.quota), used: Number(me.used_quota) };
   }
 
-  async function logged(userId: number): Promise<{ n: number; sum: number }> {
-    const r = await root.get(`/api/log/?p=1&page_size=100&type=2&username=`);
+  async function logged(userId: number, via: ApiClient = root): Promise<{ n: number; sum: number }> {
+    const r = await via.get(`/api/log/?p=1&page_size=100&type=2&username=`);
     const items = (r.body.data.items as Array<{ user_id: number; quota: number }>).filter((l) => Number(l.user_id) === userId);
     return { n: items.length, sum: items.reduce((s, l) => s + Number(l.quota), 0) };
   }
@@ -108,11 +108,13 @@ describe.skipIf(!kinds.length).each(cases)('money on two nodes on %s + Redis', (
     }
     a.kill('SIGKILL');
     await a.exited;
+    const rootB = await rootClient(b.url);
+    // A's four reservations outlive it (its lease has not run out yet), beside B's own in flight.
+    expect(Number((await rootB.get('/api/ledger/check')).body.data.requests.open)).toBeGreaterThanOrEqual(4);
     const bodies = await Promise.all(onB);
     for (const body of bodies) expect(body.trim().endsWith('data: [DONE]')).toBe(true);
     // Before the lease runs out A's reservations are still held; afterwards B's sweep releases them.
     let open = -1;
-    const rootB = await rootClient(b.url);
     for (let i = 0; i < 40; i++) {
       const r = await rootB.get('/api/ledger/check');
       open = Number(r.body.data.requests.open);
@@ -124,7 +126,7 @@ describe.skipIf(!kinds.length).each(cases)('money on two nodes on %s + Redis', (
     }
     expect(open).toBe(0);
     const after = await self(u.api);
-    const logs = await logged(u.id);
+    const logs = await logged(u.id, rootB);
     expect(logs.n).toBe(4);
     expect(50_000_000 - after.quota).toBe(logs.sum);
     expect(after.used).toBe(logs.sum);

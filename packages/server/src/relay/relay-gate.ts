@@ -1,9 +1,9 @@
-import { langFromHeader } from '@modelgate/shared';
+import { langFromHeader, TokenStatus, type Lang } from '@modelgate/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { localError, RelayError } from './relay-error.js';
 import { newRequestId } from './relay.service.js';
-import { authenticateToken } from './token-auth.js';
+import { authenticateToken, type RelayAuth } from './token-auth.js';
 
 /** Rate-limit store key of a token's `/v1` budget (shared by every node when the store is Redis). */
 export function tokenRateKey(tokenId: number): string {
@@ -26,6 +26,35 @@ function closeIfBodyUnbounded(req: FastifyRequest, reply: FastifyReply): void {
   if (!(length <= req.routeOptions.bodyLimit)) reply.header('connection', 'close');
 }
 
+/** Bodies from this size on are not read (nor parsed) for a caller who has nothing left to spend. */
+const LARGE_BODY_BYTES = 256 * 1024;
+
+function largeBody(req: FastifyRequest): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  return Number(req.headers['content-length'] ?? 0) >= LARGE_BODY_BYTES;
+}
+
+/**
+ * For a large body only (one indexed read, off the small-request hot path): a user or token with
+ * nothing left is refused before the body is read, so a zero-balance token cannot make the server
+ * buffer and parse megabytes. Smaller requests are refused by the ledger's reservation.
+ */
+async function assertSomethingLeft(ctx: AppContext, auth: RelayAuth, lang: Lang): Promise<void> {
+  const db = ctx.db.db;
+  const u = await db.selectFrom('users').select('quota').where('id', '=', auth.user.id).executeTakeFirst();
+  const quota = Number(u?.quota ?? 0);
+  if (quota <= 0) {
+    throw localError(lang, 403, 'RELAY_USER_QUOTA_INSUFFICIENT', { type: 'insufficient_user_quota', errorCode: 'insufficient_user_quota', detail: `user quota: ${quota}, need quota: > 0` });
+  }
+  if (auth.token.unlimited) return;
+  const t = await db.selectFrom('tokens').select('remain_quota').where('id', '=', auth.token.id).executeTakeFirst();
+  const remain = Number(t?.remain_quota ?? 0);
+  if (remain <= 0) {
+    await ctx.relay.markTokenStatus(auth.token.id, TokenStatus.Exhausted);
+    throw localError(lang, 401, 'RELAY_TOKEN_EXHAUSTED', { detail: `token quota: ${remain}, need quota: > 0` });
+  }
+}
+
 /**
  * The relay's gate, an onRequest hook: the token is authenticated (from the in-memory caches, no
  * query on the hot path) and its request budget checked before fastify reads a byte of the body,
@@ -45,6 +74,7 @@ export function installRelayGate(scope: FastifyInstance, ctx: AppContext): void 
       if (limit.enabled && !(await ctx.rateLimitStore.hit(tokenRateKey(auth.token.id), limit.max, windowMs, Date.now()))) {
         throw localError(lang, 429, 'RELAY_TOKEN_RATE_LIMITED', { errorCode: 'rate_limit_exceeded', detail: `${limit.max} / ${limit.windowSec} s` });
       }
+      if (largeBody(req)) await assertSomethingLeft(ctx, auth, lang);
       req.relayAuth = auth;
     } catch (err) {
       if (!(err instanceof RelayError)) throw err;

@@ -118,3 +118,19 @@ describe('the token is checked before the body is read', () => {
     expect(noToken.status).toBe(401);
   });
 });
+
+describe('a caller with nothing left is refused before a large body is read', () => {
+  it('a zero-balance user or an exhausted token gets its answer while a 15 MB upload is unfinished', async () => {
+    const poor = await addCaller(h, { quota: 0 });
+    const p = await unfinishedUpload('/v1/chat/completions', { authorization: `Bearer sk-${poor.key}`, 'accept-language': 'en' });
+    expect(p.uploadFinished).toBe(false);
+    expect(p.status).toBe(403);
+    expect(p.body.error).toMatchObject({ type: 'insufficient_user_quota', code: 'insufficient_user_quota' });
+    expect(p.body.error?.message).toMatch(/user quota: 0, need quota/);
+
+    const spent = await addCaller(h, { remain: 0 });
+    const s = await unfinishedUpload('/v1/chat/completions', { authorization: `Bearer sk-${spent.key}` }, { chunked: true });
+    expect(s.status).toBe(401);
+    expect(s.body.error?.message).toMatch(/token quota: 0/);
+  });
+});

@@ -22,6 +22,8 @@ describe.each(testDbKinds())('channel keys stay with their upstream on %s', (kin
     catcher = await startCaptureListener({ status: 200, body: '{"object":"list","data":[{"id":"gpt-4o-mini"}]}', contentType: 'application/json' });
     admin = await newUser(h.server.url, 'chanadmin');
     expect((await h.root.post('/api/user/manage', { id: admin.userId, action: 'promote' })).body.data).toMatchObject({ role: 10 });
+    // A role change ends the user's sessions: the new admin signs in again.
+    expect((await admin.login('chanadmin', 'password123')).body.success).toBe(true);
   });
   afterAll(async () => {
     await catcher?.close();

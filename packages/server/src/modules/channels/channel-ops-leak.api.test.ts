@@ -60,6 +60,8 @@ describe('channel probes never echo what an upstream answered to an admin', () =
     internal = await startCaptureListener();
     admin = await newUser(h.server.url, 'opsadmin');
     await h.root.post('/api/user/manage', { id: admin.userId, action: 'promote' });
+    // A role change ends the user's sessions: the new admin signs in again.
+    await admin.login('opsadmin', 'password123');
     // The admin creates the channel itself, with its own key, pointing at the "internal" service.
     channelId = await addChannel(admin, { name: 'internal', base_url: internal.url, key: 'sk-admins-key' });
   });
