@@ -133,8 +133,10 @@ export class TokensService {
       const probe = { ...next, status: TokenStatus.Enabled };
       if (effectiveTokenStatus(probe, nowSec()) === TokenStatus.Enabled) next.status = TokenStatus.Enabled;
     }
-    const { remain_quota: remain, ...rest } = next;
-    await this.repo.update(me.id, id, rest);
+    // The status is written only when this edit changes it, so a status the relay stored meanwhile
+    // (exhausted, expired) is not overwritten with the one read above; the limit is a ledger movement.
+    const { remain_quota: remain, status, ...rest } = next;
+    await this.repo.update(me.id, id, status === t.status ? rest : { ...rest, status });
     if (remain !== Number(t.remain_quota)) await this.ctx.quotaLedger.setTokenRemain(id, remain);
     return { ...t, ...next };
   }
