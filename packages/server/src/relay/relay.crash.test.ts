@@ -1,6 +1,6 @@
 import { startFakeOpenAI, type FakeOpenAI } from '@modelgate/testkit';
 import Database from 'better-sqlite3';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -100,14 +100,14 @@ describe('SIGKILL under load', () => {
     let { url, proc } = await startServer();
     const root = await rootClient(url);
     await addChannel(root, { base_url: fake.url, models: 'gpt-4' });
-    const created = await root.post('/api/token/', { name: 'crash', remain_quota: 1, unlimited_quota: false, expired_time: -1 });
+    // Balances set through the API, so they are ledger movements and the ledger can be checked after the crash.
+    const created = await root.post('/api/token/', { name: 'crash', remain_quota: START_REMAIN, unlimited_quota: false, expired_time: -1 });
     expect(created.body.success).toBe(true);
+    expect((await root.put('/api/user/', { id: root.userId, quota: START_QUOTA })).body.success).toBe(true);
 
     const file = path.join(dir, 'crash.db');
     let db = new Database(file);
     const token = db.prepare("SELECT id, key FROM tokens WHERE name = 'crash'").get() as { id: number; key: string };
-    db.prepare('UPDATE users SET quota = ?, used_quota = 0 WHERE id = ?').run(START_QUOTA, root.userId);
-    db.prepare('UPDATE tokens SET remain_quota = ?, used_quota = 0 WHERE id = ?').run(START_REMAIN, token.id);
     db.close();
 
     const headers = { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' };
@@ -153,6 +153,11 @@ describe('SIGKILL under load', () => {
     expect(START_REMAIN - tok.remain_quota).toBe(logs.q);
     expect(user.used_quota).toBe(logs.q);
     expect(tok.used_quota).toBe(logs.q);
+
+    // `npm run ledger:check` on the file after the crash and the recovery: every balance reconciles.
+    const check = spawnSync(process.execPath, [path.join(ROOT, 'packages/server/dist/ledger/cli.js')], { env: { ...process.env, SQL_DSN: '', SQLITE_PATH: file }, encoding: 'utf8' });
+    expect(check.stdout).toMatch(/ledger reconciles/);
+    expect(check.status).toBe(0);
 
     // The restarted server serves on the same file.
     const res = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers, body: body(false), signal: AbortSignal.timeout(10_000) });
