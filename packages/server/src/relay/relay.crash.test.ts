@@ -2,12 +2,12 @@ import { startFakeOpenAI, type FakeOpenAI } from '@modelgate/testkit';
 import Database from 'better-sqlite3';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rootClient } from '../test-support/api-client.js';
+import { freePort } from '../test-support/multinode.js';
 import { addChannel } from '../test-support/relay-fixtures.js';
 
 /**
@@ -23,17 +23,6 @@ let dir: string;
 let child: ChildProcess | undefined;
 const START_QUOTA = 50_000_000;
 const START_REMAIN = 40_000_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function startServer(): Promise<{ url: string; proc: ChildProcess }> {
   const port = await freePort();
