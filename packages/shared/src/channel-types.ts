@@ -150,6 +150,11 @@ export function channelTypeInfo(type: number): ChannelTypeInfo | undefined {
   return CHANNEL_TYPES.get(type);
 }
 
+/** A type's description; a type this version does not know gets the generic OpenAI-style fields. */
+export function channelTypeOf(type: number): ChannelTypeInfo {
+  return CHANNEL_TYPES.get(type) ?? { id: type, name: String(type), color: 'default', baseUrl: '', baseUrlField: 'proxy', testable: true };
+}
+
 export function isChannelType(type: number): boolean {
   return CHANNEL_TYPES.has(type);
 }

@@ -3,6 +3,9 @@
 /** 500 000 quota units are one dollar (the QuotaPerUnit option's default). */
 export const DEFAULT_QUOTA_PER_UNIT = 500_000;
 
+/** Spec §9: a new token starts with 500 000 units ($1 at the default rate). */
+export const DEFAULT_TOKEN_QUOTA = 500_000;
+
 /** Length of an API token key, without the `sk-` prefix. */
 export const TOKEN_KEY_LENGTH = 48;
 

@@ -56,3 +56,26 @@ export function redemptionStatusTag(status: number): StatusTag<RedemptionStatusK
   if (status === RedemptionStatus.Used) return { key: 'used', color: 'grey' };
   return { key: 'unknown', color: 'default' };
 }
+
+/** Why and when a channel was auto-disabled: kept as JSON in its `other_info` (reference §3.6). */
+export interface AutoDisableInfo {
+  reason: string;
+  /** Unix seconds, 0 when unknown. */
+  time: number;
+}
+
+export function autoDisableOtherInfo(reason: string, time: number): string {
+  return JSON.stringify({ status_reason: reason, status_time: time });
+}
+
+/** other_info is read only for auto-disabled channels (status 3), as in the reference; bad JSON is ignored. */
+export function autoDisableInfo(channel: { status: number; other_info?: string | null }): AutoDisableInfo | null {
+  if (channel.status !== ChannelStatus.AutoDisabled || !channel.other_info) return null;
+  try {
+    const info = JSON.parse(channel.other_info) as { status_reason?: unknown; status_time?: unknown };
+    if (!info || typeof info !== 'object') return null;
+    return { reason: String(info.status_reason ?? ''), time: Number(info.status_time) || 0 };
+  } catch {
+    return null;
+  }
+}
