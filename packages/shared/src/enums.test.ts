@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LOG_TYPE_FILTERS, isConsumeLog, logTypeColor } from './log-types.js';
 import { ROLE_VALUES, isAdminRole, isRootRole, roleTag } from './roles.js';
-import { channelStatusTag, redemptionStatusTag, tokenStatusTag, userStatusTag } from './statuses.js';
+import { autoDisableInfo, autoDisableOtherInfo, channelStatusTag, redemptionStatusTag, tokenStatusTag, userStatusTag } from './statuses.js';
 import { MJ_ACTIONS, mjActionModel, taskStatusColor } from './task-states.js';
 import { DEFAULT_MODEL_PRICE } from './default-ratios.js';
 
@@ -33,6 +33,12 @@ describe('statuses (spec §4)', () => {
     expect([1, 2, 3, 0].map((s) => channelStatusTag(s).key)).toEqual(['enabled', 'disabled', 'autoDisabled', 'unknown']);
     expect(channelStatusTag(3).color).toBe('gold');
     expect([1, 2, 3, 7].map((s) => redemptionStatusTag(s).key)).toEqual(['unused', 'disabled', 'used', 'unknown']);
+  });
+  it("read back the reason and time the server writes into an auto-disabled channel's other_info", () => {
+    const other_info = autoDisableOtherInfo('bad key', 1700000000);
+    expect(autoDisableInfo({ status: 3, other_info })).toEqual({ reason: 'bad key', time: 1700000000 });
+    expect(autoDisableInfo({ status: 2, other_info })).toBeNull();
+    expect(autoDisableInfo({ status: 3, other_info: '{oops' })).toBeNull();
   });
 });
 
