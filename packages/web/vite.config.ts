@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -6,6 +7,8 @@ const backend = process.env.MODELGATE_DEV_BACKEND ?? 'http://localhost:3000';
 
 export default defineConfig({
   plugins: [react()],
+  // Enums, option keys and the quota and cost math come from the shared package's source (no build step).
+  resolve: { alias: [{ find: /^@modelgate\/shared$/, replacement: fileURLToPath(new URL('../shared/src/index.ts', import.meta.url)) }] },
   server: {
     proxy: {
       '/api': { target: backend, changeOrigin: true },

@@ -16,8 +16,6 @@ export const TIMESTAMP_MAX = 253_402_300_799;
 /** Deepest page a list may ask for: beyond it OFFSET scans are a denial of service. */
 export const PAGE_MAX = 1_000_000;
 export const PAGE_SIZE_MAX = 100;
-/** The only roles a user can hold (common, admin, root). */
-export const ROLE_VALUES = [1, 10, 100] as const;
 
 export function hasNul(s: string): boolean {
   return s.includes('\u0000');

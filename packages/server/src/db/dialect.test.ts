@@ -1,16 +1,13 @@
+import { OPTION_KEYS, OPTION_REGISTRY } from '@modelgate/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.js';
-import { OPTION_SPECS } from '../modules/options/option-defaults.js';
 import { OptionsService } from '../modules/options/options.service.js';
 import { createTestDatabase, testDbKinds, type TestDatabase } from '../test-support/test-db.js';
 import { openDb, type Db } from './client.js';
 import { insertIgnore, isUniqueViolation, upsert } from './dialect.js';
 import { migrateToLatest } from './migrate.js';
 
-const TEXT_KEYS = Object.entries(OPTION_SPECS)
-  .filter(([, spec]) => spec.kind === 'string')
-  .map(([key]) => key)
-  .slice(0, 10);
+const TEXT_KEYS = OPTION_KEYS.filter((key) => OPTION_REGISTRY[key].kind === 'string').slice(0, 10);
 
 describe.each(testDbKinds())('dialect seam on %s', (kind) => {
   let database: TestDatabase;

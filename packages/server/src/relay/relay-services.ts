@@ -1,4 +1,4 @@
-import { ChannelStatus, TokenStatus } from '@modelgate/shared';
+import { autoDisableOtherInfo, ChannelStatus, TokenStatus } from '@modelgate/shared';
 import type { Agent } from 'undici';
 import type { Invalidation } from '../cluster/invalidation.js';
 import type { Config } from '../config/config.js';
@@ -73,7 +73,7 @@ export class RelayServices {
    */
   async autoDisableChannel(id: number, reason: string): Promise<boolean> {
     const now = Math.floor(Date.now() / 1000);
-    const info = JSON.stringify({ status_reason: reason, status_time: now });
+    const info = autoDisableOtherInfo(reason, now);
     const changed = await this.handle.db.transaction().execute(async (trx) => {
       const res = await trx
         .updateTable('channels')

@@ -1,4 +1,4 @@
-import { LogType } from '@modelgate/shared';
+import { consumeLogOther, LogType } from '@modelgate/shared';
 import type { Usage } from './adapters/types.js';
 import type { LogValues } from '../ledger/ledger.js';
 import { describePrice } from './billing/pricing.js';
@@ -6,34 +6,7 @@ import type { RuntimeChannel } from './channel-cache.js';
 import type { Run } from './relay-run.js';
 
 function otherInfo(run: Run, usage: Usage, frt: number, shortfall: number): string {
-  const p = run.price;
-  const other: Record<string, unknown> = {
-    model_ratio: p.modelRatio,
-    group_ratio: p.groupRatio,
-    completion_ratio: p.completionRatio,
-    model_price: p.modelPrice,
-    frt,
-    admin_info: { use_channel: run.used.map(String) },
-  };
-  if (usage.cachedTokens) {
-    other.cache_tokens = usage.cachedTokens;
-    other.cache_ratio = p.cacheRatio;
-  }
-  if (usage.reasoningTokens) other.reasoning_tokens = usage.reasoningTokens;
-  if (usage.audioInputTokens || usage.audioOutputTokens) {
-    Object.assign(other, {
-      audio: true,
-      audio_input: usage.audioInputTokens,
-      audio_output: usage.audioOutputTokens,
-      text_input: usage.promptTokens - usage.audioInputTokens,
-      text_output: usage.completionTokens - usage.audioOutputTokens,
-      audio_ratio: p.audioRatio,
-      audio_completion_ratio: p.audioCompletionRatio,
-    });
-  }
-  if (shortfall > 0) other.shortfall = shortfall;
-  if (!p.ratioFound && p.modelPrice < 0) other.ratio_missing = true;
-  return JSON.stringify(other);
+  return JSON.stringify(consumeLogOther(run.price, usage, { frt, useChannel: run.used.map(String), shortfall }));
 }
 
 /** Charges `charge` and writes the consume log row (docs/relay-billing.md). */

@@ -3,7 +3,7 @@ import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'r
 import { useTranslation } from 'react-i18next';
 import { ApiError, requestEnvelope } from '../lib/api';
 import { showError } from '../lib/feedback';
-import { quotaDisplayFromStatus, type QuotaDisplay } from '../lib/quota';
+import { quotaDisplayFromStatus, type QuotaDisplay } from '@modelgate/shared';
 import { getStoredStatus, saveStatus, type SiteStatus } from '../lib/storage';
 
 export const statusQueryKey = ['status'] as const;

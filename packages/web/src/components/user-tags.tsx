@@ -1,13 +1,11 @@
+import { roleTag } from '@modelgate/shared';
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ROLE } from '../lib/roles';
 
 export function RoleTag({ role }: { role: number }) {
   const { t } = useTranslation();
-  if (role >= ROLE.root) return <Tag color="orange">{t('role.root')}</Tag>;
-  if (role >= ROLE.admin) return <Tag color="gold">{t('role.admin')}</Tag>;
-  if (role >= ROLE.user) return <Tag color="blue">{t('role.user')}</Tag>;
-  return <Tag>{t('role.unknown')}</Tag>;
+  const { key, color } = roleTag(role);
+  return <Tag color={color}>{t(`role.${key}`)}</Tag>;
 }
 
 /** Spec §9 group colours: vip/pro yellow, svip/premium red, everything else neutral. */

@@ -1,11 +1,10 @@
+import { isAdminRole, isRootRole } from '@modelgate/shared';
 import type { StoredUser } from './storage';
 
-export const ROLE = { user: 1, admin: 10, root: 100 } as const;
-
 export function isAdmin(user: Pick<StoredUser, 'role'> | null | undefined): boolean {
-  return !!user && user.role >= ROLE.admin;
+  return !!user && isAdminRole(user.role);
 }
 
 export function isRoot(user: Pick<StoredUser, 'role'> | null | undefined): boolean {
-  return !!user && user.role >= ROLE.root;
+  return !!user && isRootRole(user.role);
 }

@@ -52,8 +52,6 @@ export interface SiteStatus {
   [key: string]: unknown;
 }
 
-export const DEFAULT_QUOTA_PER_UNIT = 500000;
-
 function readJson<T>(key: string): T | null {
   const raw = localStorage.getItem(key);
   if (!raw) return null;

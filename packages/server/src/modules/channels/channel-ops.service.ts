@@ -1,4 +1,4 @@
-import { ChannelStatus, ChannelType } from '@modelgate/shared';
+import { ChannelStatus, channelTypeInfo } from '@modelgate/shared';
 import { request } from 'undici';
 import type { AppContext } from '../../context.js';
 import type { ChannelRow } from '../../db/schema.js';
@@ -28,9 +28,9 @@ export interface BalanceResult {
 }
 
 /** Task relays have no chat endpoint to probe (reference §6.1). */
-const UNTESTABLE = new Set<number>([ChannelType.Midjourney, ChannelType.MidjourneyPlus, ChannelType.SunoAPI]);
+const untestable = (type: number) => channelTypeInfo(type)?.testable === false;
 /** Types that expose OpenAI's legacy billing endpoints (reference §6.2). */
-const BALANCE_TYPES = new Set<number>([ChannelType.OpenAI, ChannelType.Custom]);
+const hasBalance = (type: number) => channelTypeInfo(type)?.balance === true;
 const TEST_TIMEOUT_MS = 60_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -62,7 +62,7 @@ export class ChannelOps {
   async test(row: ChannelRow, modelOverride?: string): Promise<TestResult> {
     const ch = toRuntime(row);
     const adapter = adapterFor(ch.type);
-    if (UNTESTABLE.has(ch.type) || !adapter || !adapter.modes.has('chat')) {
+    if (untestable(ch.type) || !adapter || !adapter.modes.has('chat')) {
       return { success: false, message: 'CHANNEL_TEST_UNSUPPORTED', time: 0 };
     }
     const model = ChannelOps.testModel(row, modelOverride);
@@ -146,7 +146,7 @@ export class ChannelOps {
     let disabled = 0;
     let enabled = 0;
     for (const row of rows) {
-      if (UNTESTABLE.has(row.type) || row.status === ChannelStatus.ManuallyDisabled) continue;
+      if (untestable(row.type) || row.status === ChannelStatus.ManuallyDisabled) continue;
       const r = await this.test(row);
       tested++;
       const threshold = o.num('ChannelDisableThreshold');
@@ -167,7 +167,7 @@ export class ChannelOps {
 
   /** Balance in USD from the legacy billing endpoints: hard limit minus this period's usage. */
   async updateBalance(row: ChannelRow): Promise<BalanceResult> {
-    if (!BALANCE_TYPES.has(row.type)) return { success: false, message: 'CHANNEL_BALANCE_UNSUPPORTED', balance: 0 };
+    if (!hasBalance(row.type)) return { success: false, message: 'CHANNEL_BALANCE_UNSUPPORTED', balance: 0 };
     const ch = toRuntime(row);
     const base = (ch.target.baseUrl || 'https://api.openai.com').replace(/\/+$/, '');
     const headers = { authorization: `Bearer ${ch.target.key}` };
@@ -221,7 +221,7 @@ export class ChannelOps {
     if (this.balancing) return { updated: 0, disabled: 0 };
     this.balancing = true;
     try {
-      const rows = (await this.ctx.channels.list({ idSort: true })).filter((r) => r.status === ChannelStatus.Enabled && BALANCE_TYPES.has(r.type));
+      const rows = (await this.ctx.channels.list({ idSort: true })).filter((r) => r.status === ChannelStatus.Enabled && hasBalance(r.type));
       let updated = 0;
       let disabled = 0;
       for (const row of rows) {

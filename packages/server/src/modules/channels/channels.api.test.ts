@@ -46,6 +46,13 @@ describe.each(testDbKinds())('channels on %s', (kind) => {
       expect(azure.body.success).toBe(true);
       const az = (await root.get('/api/channel/search?keyword=az')).body.data[0];
       expect(az.other).toBe('2023-06-01-preview');
+      // The type's default `other` comes from the shared type table the console prefills from.
+      expect((await root.post('/api/channel/', { type: 18, name: 'spark', key: 'a|b|c', models: 'SparkDesk-v3.5', other: '' })).body.success).toBe(true);
+      expect((await root.get('/api/channel/search?keyword=spark')).body.data[0].other).toBe('v2.1');
+      // A Vertex JSON credential is one key, never split into a channel per line.
+      const vertex = await root.post('/api/channel/', { type: 41, name: 'vertex-json', key: '{\n"type": "service_account"\n}', models: 'gemini-pro' });
+      expect(vertex.body.success).toBe(true);
+      expect((await root.get('/api/channel/search?keyword=vertex-json')).body.data).toHaveLength(1);
     });
 
     it('updates partially (status / priority / weight) and fully, keeping the key when it is empty', async () => {

@@ -1,9 +1,7 @@
-import { CHANNEL_TYPE_NAMES, ChannelStatus, ChannelType, Role } from '@modelgate/shared';
+import { ChannelStatus, Role, channelTypeInfo, isChannelType, splitChannelKeys } from '@modelgate/shared';
 import { z } from 'zod';
 import { AppError } from '../../http/errors.js';
 import { nowSec } from '../../http/reply.js';
-import { AZURE_DEFAULT_API_VERSION } from '../../relay/adapters/azure/adapter.js';
-import { adapterFor } from '../../relay/adapters/registry.js';
 import type { ChannelsRepository, ChannelWrite } from './channels.repository.js';
 import { channelView, type ChannelView } from './channel-view.js';
 
@@ -65,9 +63,8 @@ function proxyOf(setting: string | null | undefined): string {
   }
 }
 
-function knownType(type: number): boolean {
-  return Object.hasOwn(CHANNEL_TYPE_NAMES, type) || adapterFor(type) !== undefined;
-}
+/** The type's default `other` (Azure's API version, Spark's model version), or ''. */
+const defaultOther = (type: number | undefined) => (type === undefined ? '' : (channelTypeInfo(type)?.defaultOther ?? ''));
 
 /** Channel management (spec §7 Channels; reference §6). */
 export class ChannelsService {
@@ -78,7 +75,7 @@ export class ChannelsService {
     const w: ChannelWrite = {};
     const type = input.type ?? existingType;
     if (input.type !== undefined) {
-      if (!knownType(input.type)) throw new AppError('CHANNEL_TYPE_INVALID');
+      if (!isChannelType(input.type)) throw new AppError('CHANNEL_TYPE_INVALID');
       w.type = input.type;
     }
     if (input.name !== undefined) w.name = (input.name ?? '').trim();
@@ -86,7 +83,7 @@ export class ChannelsService {
     if (input.test_model !== undefined) w.test_model = input.test_model ?? '';
     if (input.base_url !== undefined) w.base_url = (input.base_url ?? '').trim().replace(/\/+$/, '');
     if (input.other !== undefined) w.other = input.other ?? '';
-    if (type === ChannelType.Azure && (w.other === undefined || !w.other.trim()) && input.other !== undefined) w.other = AZURE_DEFAULT_API_VERSION;
+    if (input.other !== undefined && !w.other?.trim() && defaultOther(type)) w.other = defaultOther(type);
     if (input.models !== undefined) w.models = list(input.models).join(',');
     if (input.groups && input.groups.length) w.group = list(input.groups.join(',')).join(',');
     else if (input.group !== undefined && input.group !== null) w.group = list(input.group).join(',') || 'default';
@@ -119,7 +116,7 @@ export class ChannelsService {
     if (input.type === undefined) throw new AppError('CHANNEL_TYPE_INVALID');
     const w = this.toWrite(input);
     if (!w.models) throw new AppError('CHANNEL_MODELS_REQUIRED');
-    const keys = input.type === ChannelType.VertexAI ? [rawKey] : rawKey.split('\n').map((k) => k.trim()).filter(Boolean);
+    const keys = splitChannelKeys(input.type, rawKey);
     const now = nowSec();
     const base = {
       ...w,
@@ -127,7 +124,7 @@ export class ChannelsService {
       status: w.status ?? ChannelStatus.Enabled,
       created_time: now,
       other_info: '',
-      other: w.other ?? (input.type === ChannelType.Azure ? AZURE_DEFAULT_API_VERSION : ''),
+      other: w.other ?? defaultOther(input.type),
     };
     return this.repo.insertMany(keys.map((key) => ({ ...base, key })));
   }

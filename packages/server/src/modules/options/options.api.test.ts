@@ -1,3 +1,4 @@
+import { OPTION_KEYS, OPTION_REGISTRY, optionValue } from '@modelgate/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, rootClient } from '../../test-support/api-client.js';
 import { testDbKinds } from '../../test-support/test-db.js';
@@ -77,6 +78,23 @@ describe.each(testDbKinds())('options and status on %s', (kind) => {
     await root.put('/api/option/', { key: 'GitHubClientSecret', value: 'secret' });
     expect((await root.put('/api/option/', { key: 'GitHubOAuthEnabled', value: 'true' })).body.success).toBe(true);
     expect((await new ApiClient(srv.url).get('/api/status')).body.data).toMatchObject({ github_oauth: true, github_client_id: 'id' });
+  });
+
+  it('serves every public option of the shared registry where the registry says, and nothing secret', async () => {
+    const anon = new ApiClient(srv.url);
+    const status = (await anon.get('/api/status')).body.data as Record<string, unknown>;
+    const list = (await root.get('/api/option/')).body.data as Array<{ key: string; value: string }>;
+    const stored = new Map(list.map((o) => [o.key, o.value]));
+    for (const key of OPTION_KEYS) {
+      const spec: { access: string; publicAs?: string } = OPTION_REGISTRY[key];
+      if (spec.access === 'secret') expect(stored.has(key), key).toBe(false);
+      else expect(stored.has(key), key).toBe(true);
+      if (!spec.publicAs) continue;
+      const served = spec.publicAs.startsWith('/') ? (await anon.get(spec.publicAs)).body.data : status[spec.publicAs];
+      // The server address falls back to the listening address while it is unset.
+      if (key === 'ServerAddress' && !stored.get(key)) continue;
+      expect(served, `${key} as ${spec.publicAs}`).toEqual(optionValue(key, stored.get(key)));
+    }
   });
 
   it('persists options across a restart (reload from the database)', async () => {

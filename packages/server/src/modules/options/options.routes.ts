@@ -11,7 +11,7 @@ export function optionsRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/api/option/', { preHandler: root }, async () => ok(ctx.options.list()));
   app.put('/api/option/', { preHandler: root }, async (req) => {
     const body = putBody.parse(req.body);
-    await ctx.options.set(body.key, body.value);
+    await ctx.options.update(body.key, body.value);
     return ok();
   });
 }

@@ -1,27 +1,28 @@
+import { OPTION_KEYS, OPTION_REGISTRY, isOptionKey, isSecretOption, normaliseOption, optionValue, type OptionKey, type OptionKeyOf } from '@modelgate/shared';
 import type { Db } from '../../db/client.js';
 import { upsert } from '../../db/dialect.js';
-import { OPTION_SPECS, isSecretOption } from './option-defaults.js';
-import { normaliseOption } from './options.validate.js';
+import { AppError } from '../../http/errors.js';
 
-type Listener = (key: string, value: string) => void;
+type Listener = (key: OptionKey, value: string) => void;
 
 /**
  * Options with an in-process cache: defaults, then database rows. A write is one upsert, then the
  * key is re-read and `onWrite` tells the other nodes (Redis pub/sub), which re-read it too; without
  * Redis they pick it up on their next `reload()` (every SYNC_FREQUENCY). Reads of the database are
  * applied in the order they were started, so a slow read can never put back an older value.
- * Parsed JSON values are memoised per raw string.
+ * Parsed JSON values are memoised per raw string. Keys, kinds and defaults come from the shared
+ * option registry, so a misspelt key or a switch read as a number does not compile.
  */
 export class OptionsService {
-  private readonly values = new Map<string, string>();
-  private readonly parsed = new Map<string, { raw: string; value: unknown }>();
+  private readonly values = new Map<OptionKey, string>();
+  private readonly parsed = new Map<OptionKey, { raw: string; value: unknown }>();
   private readonly listeners: Listener[] = [];
   private queue: Promise<void> = Promise.resolve();
   /** Called after a stored change (the invalidation bus publishes it to every node). */
-  onWrite?: (key: string) => void;
+  onWrite?: (key: OptionKey) => void;
 
   constructor(private readonly handle: Db) {
-    for (const [k, spec] of Object.entries(OPTION_SPECS)) this.values.set(k, spec.default);
+    for (const k of OPTION_KEYS) this.values.set(k, OPTION_REGISTRY[k].default);
   }
 
   private serial(fn: () => Promise<void>): Promise<void> {
@@ -37,8 +38,9 @@ export class OptionsService {
     });
   }
 
-  /** Re-reads one key (another node changed it). */
+  /** Re-reads one key (another node changed it); a key this version does not know is ignored. */
   reloadKey(key: string): Promise<void> {
+    if (!isOptionKey(key)) return Promise.resolve();
     return this.serial(async () => {
       const row = await this.handle.db.selectFrom('options').select('value').where('key', '=', key).executeTakeFirst();
       if (row) this.apply(key, row.value ?? '');
@@ -46,7 +48,7 @@ export class OptionsService {
   }
 
   private apply(key: string, value: string): void {
-    if (OPTION_SPECS[key] && this.values.get(key) !== value) {
+    if (isOptionKey(key) && this.values.get(key) !== value) {
       this.values.set(key, value);
       this.emit(key, value);
     }
@@ -56,24 +58,23 @@ export class OptionsService {
     this.listeners.push(fn);
   }
 
-  private emit(key: string, value: string): void {
+  private emit(key: OptionKey, value: string): void {
     for (const fn of this.listeners) fn(key, value);
   }
 
-  str(key: string): string {
+  str(key: OptionKey): string {
     return this.values.get(key) ?? '';
   }
 
-  bool(key: string): boolean {
-    return this.values.get(key) === 'true';
+  bool(key: OptionKeyOf<'bool'>): boolean {
+    return optionValue(key, this.values.get(key));
   }
 
-  num(key: string): number {
-    const n = Number(this.values.get(key));
-    return Number.isFinite(n) ? n : Number(OPTION_SPECS[key]?.default ?? 0);
+  num(key: OptionKeyOf<'int' | 'float'>): number {
+    return optionValue(key, this.values.get(key));
   }
 
-  json<T>(key: string, fallback: T): T {
+  json<T>(key: OptionKeyOf<'json'>, fallback: T): T {
     const raw = this.values.get(key) ?? '';
     const memo = this.parsed.get(key);
     if (memo && memo.raw === raw) return memo.value as T;
@@ -88,8 +89,16 @@ export class OptionsService {
   }
 
   /** Validates, stores and applies one option; returns the stored string. */
-  async set(key: string, raw: unknown): Promise<string> {
-    const value = normaliseOption(key, raw, (k) => this.str(k));
+  set(key: OptionKey, raw: unknown): Promise<string> {
+    return this.update(key, raw);
+  }
+
+  /** `set` for a key that came from a client: an unknown key is refused with OPTION_UNKNOWN. */
+  async update(key: string, raw: unknown): Promise<string> {
+    if (!isOptionKey(key)) throw new AppError('OPTION_UNKNOWN', 200, key);
+    const checked = normaliseOption(key, raw, (k) => this.str(k));
+    if (!checked.ok) throw new AppError(checked.code, 200, checked.detail);
+    const value = checked.value;
     await upsert(this.handle.db, this.handle.kind, 'options', { key, value }, ['key'], ['value']);
     // Re-read rather than trust `value`: of two saves racing on this node, the cache must end
     // with the one the database kept.

@@ -1,8 +1,8 @@
+import { DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from '@modelgate/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { resolveCaller, requireRoot } from '../../http/auth.js';
 import { ok } from '../../http/reply.js';
-import { DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from '../../relay/billing/default-ratios.js';
 import { priceFor } from '../../relay/billing/pricing.js';
 import { modelOwner } from '../../relay/model-owners.js';
 import { pricingTables } from '../../relay/relay.service.js';

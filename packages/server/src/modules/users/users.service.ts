@@ -1,4 +1,4 @@
-import { LogType, Role, UserStatus } from '@modelgate/shared';
+import { LogType, quotaLogText, Role, UserStatus } from '@modelgate/shared';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { UserRow } from '../../db/schema.js';
@@ -143,8 +143,7 @@ export class UsersService {
 
   formatQuota(quota: number): string {
     const o = this.ctx.options;
-    if (!o.bool('DisplayInCurrencyEnabled')) return `${quota} 点额度`;
-    return `＄${(quota / o.num('QuotaPerUnit')).toFixed(6)} 额度`;
+    return quotaLogText(quota, { quotaPerUnit: o.num('QuotaPerUnit'), displayInCurrency: o.bool('DisplayInCurrencyEnabled') });
   }
 
   async login(name: string, password: string): Promise<UserRow> {

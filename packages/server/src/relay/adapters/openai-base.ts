@@ -1,3 +1,4 @@
+import { channelTypeInfo } from '@modelgate/shared';
 import type { Adapter, ChannelTarget, RelayMode, UpstreamError } from './types.js';
 import { ALL_MODES, MODE_PATH } from './types.js';
 
@@ -5,7 +6,6 @@ import { ALL_MODES, MODE_PATH } from './types.js';
 export interface OpenAIVendor {
   slug: string;
   types: number[];
-  defaultBaseUrl: string;
   /**
    * Where the OpenAI paths hang off the base URL: `v1` → `{base}/v1/chat/completions` (most),
    * `root` → `{base}/chat/completions` (DeepSeek, Perplexity: their documented base has no /v1).
@@ -81,7 +81,8 @@ export class OpenAIWireAdapter implements Adapter {
   constructor(v: OpenAIVendor) {
     this.slug = v.slug;
     this.types = v.types;
-    this.defaultBaseUrl = v.defaultBaseUrl;
+    // The upstream address is a fact about the channel type, kept once in the shared type table.
+    this.defaultBaseUrl = channelTypeInfo(v.types[0]!)?.baseUrl ?? '';
     this.modes = new Set(v.modes ?? ALL_MODES);
     this.streamOptions = v.streamOptions ?? false;
     this.models = v.models ?? [];

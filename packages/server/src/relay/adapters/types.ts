@@ -51,15 +51,8 @@ export interface ChannelTarget {
   setting: Record<string, unknown>;
 }
 
-/** Normalised usage (prompt includes cached and audio input; completion includes reasoning). */
-export interface Usage {
-  promptTokens: number;
-  completionTokens: number;
-  cachedTokens: number;
-  reasoningTokens: number;
-  audioInputTokens: number;
-  audioOutputTokens: number;
-}
+/** Normalised usage: one definition, beside the cost formula that prices it. */
+export type { Usage } from '@modelgate/shared';
 
 /** An upstream failure as the pipeline judges it. */
 export interface UpstreamError {

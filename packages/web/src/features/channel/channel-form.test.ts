@@ -1,8 +1,8 @@
+import { autoDisableInfo, modelsForType } from '@modelgate/shared';
 import { describe, expect, it } from 'vitest';
 import type { Channel } from './api';
 import { addCustomModels, buildChannelPayload, channelToFormValues, DEFAULT_CHANNEL_VALUES, toInt } from './channel-form';
-import { modelsForType } from './channel-types';
-import { autoDisableInfo, groupByTag, isTagRow, responseBand } from './channel-status';
+import { groupByTag, isTagRow, responseBand } from './channel-status';
 import { buildTagEdit } from './tag-form';
 
 const values = (over: Partial<typeof DEFAULT_CHANNEL_VALUES> = {}) => ({

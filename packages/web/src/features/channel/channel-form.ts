@@ -1,5 +1,5 @@
 import { splitList, type Channel } from './api';
-import { AZURE_DEFAULT_VERSION, SPARK_DEFAULT_VERSION, typeFields } from './channel-types';
+import { channelTypeOf, splitChannelKeys } from '@modelgate/shared';
 
 export interface ChannelFormValues {
   type: number;
@@ -106,14 +106,8 @@ export function buildChannelPayload(
   original?: Channel,
 ): { problem: ChannelFormProblem } | { payload: ChannelPayload } {
   const name = (values.name ?? '').trim();
-  const fields = typeFields(values.type);
-  const key = fields.jsonKey
-    ? (values.key ?? '').trim()
-    : (values.key ?? '')
-        .split('\n')
-        .map((line) => line.trim())
-        .filter(Boolean)
-        .join('\n');
+  const fields = channelTypeOf(values.type);
+  const key = splitChannelKeys(values.type, values.key ?? '').join('\n');
   if (!name || (mode === 'create' && !key)) return { problem: 'nameKey' };
   const groups = [...new Set(values.groups ?? [])];
   if (groups.length === 0) return { problem: 'groups' };
@@ -123,10 +117,9 @@ export function buildChannelPayload(
   if (!isJsonObjectText(values.status_code_mapping)) return { problem: 'statusMapping' };
   if (!isJsonObjectText(values.setting)) return { problem: 'setting' };
   const baseUrl = (values.base_url ?? '').trim();
-  if ((fields.baseUrl === 'azure' || fields.baseUrl === 'custom') && !baseUrl) return { problem: 'baseUrl' };
+  if ((fields.baseUrlField === 'azure' || fields.baseUrlField === 'custom') && !baseUrl) return { problem: 'baseUrl' };
   let other = (values.other ?? '').trim();
-  if (values.type === 3 && !other) other = AZURE_DEFAULT_VERSION;
-  if (values.type === 18 && !other) other = SPARK_DEFAULT_VERSION;
+  if (!other) other = fields.defaultOther ?? '';
   if (fields.other === 'vertexRegion' && other.startsWith('{')) {
     // A region map must name the default region (reference §6).
     if (!isJsonObjectText(other) || !('default' in (JSON.parse(other) as object))) return { problem: 'vertexRegion' };
@@ -136,8 +129,8 @@ export function buildChannelPayload(
     type: values.type,
     name,
     key,
-    base_url: fields.baseUrl === 'none' ? '' : baseUrl,
-    other: fields.other ? other : values.type === 3 ? other : '',
+    base_url: fields.baseUrlField === 'none' ? '' : baseUrl,
+    other: fields.other ? other : '',
     openai_organization: fields.organization ? (values.openai_organization ?? '').trim() : '',
     models: models.join(','),
     groups,

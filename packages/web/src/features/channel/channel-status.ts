@@ -1,23 +1,5 @@
 import type { Channel } from './api';
 
-export interface StatusInfo {
-  reason: string;
-  /** Unix seconds, 0 when unknown. */
-  time: number;
-}
-
-/** other_info is parsed only for auto-disabled channels (status 3), as in the reference; bad JSON is ignored. */
-export function autoDisableInfo(channel: Pick<Channel, 'status' | 'other_info'>): StatusInfo | null {
-  if (channel.status !== 3 || !channel.other_info) return null;
-  try {
-    const info = JSON.parse(channel.other_info) as { status_reason?: unknown; status_time?: unknown };
-    if (!info || typeof info !== 'object') return null;
-    return { reason: String(info.status_reason ?? ''), time: Number(info.status_time) || 0 };
-  } catch {
-    return null;
-  }
-}
-
 export type ResponseBand = 'untested' | 'fast' | 'good' | 'slow' | 'bad';
 
 /** Spec §4: 0 untested; up to 1 s green; up to 3 s lime; up to 5 s yellow; above red. */

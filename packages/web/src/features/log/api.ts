@@ -64,8 +64,6 @@ export interface LogUser {
   [key: string]: unknown;
 }
 
-export const LOG_TYPES = [0, 1, 2, 3, 4] as const;
-
 export const logKeys = {
   all: ['logs'] as const,
   list: (admin: boolean, filters: LogFilters, page: number, pageSize: number) =>

@@ -40,6 +40,21 @@ describe('usage log', () => {
     expect(screen.getByText('2 → 3')).toBeTruthy();
   });
 
+  it('explains a cached-prompt charge with the relay’s own formula, not the plain spec one', async () => {
+    // gpt-4o: 1000 prompt tokens of which 400 cached at 0.5, 100 completion at 4, ratio 1.25:
+    // the relay bills (600 + 400 × 0.5 + 100 × 4) × 1.25 = 1500, where (1000 + 400) × 1.25 would be 1750.
+    const cached: LogEntry = {
+      ...entry, model_name: 'gpt-4o', quota: 1500, prompt_tokens: 1000, completion_tokens: 100,
+      other: JSON.stringify({ model_ratio: 1.25, completion_ratio: 4, group_ratio: 1, model_price: -1, cache_tokens: 400, cache_ratio: 0.5 }),
+    };
+    mockApi({ 'GET /api/log/': () => page([cached]), 'GET /api/log/stat': () => ok({ quota: 1500, rpm: 1, tpm: 1100 }) });
+    renderApp('/log', ROOT_USER);
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    fireEvent.click(rows()[0].querySelector('.ant-table-row-expand-icon')!);
+    const formula = await screen.findByTestId('log-formula');
+    expect(formula.textContent).toContain('（提示 600 + 补全 100 × 补全倍率 4 + 缓存 400 × 缓存倍率 0.5）× 模型倍率 1.25 × 分组倍率 1 = 1500 额度，实际扣费 $0.003000');
+  });
+
   it('users query their own log without the admin filters or columns', async () => {
     const server = mockApi({ 'GET /api/log/self/': () => page([{ ...entry, other: '' }]), 'GET /api/log/self/stat': () => ok({ quota: 0, rpm: 0, tpm: 0 }) });
     renderApp('/log', PLAIN_USER);

@@ -1,3 +1,4 @@
+import { USERNAME_MAX_LENGTH } from '@modelgate/shared';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { Button, Form, Input } from 'antd';
@@ -12,7 +13,6 @@ import { register, type RegisterInput } from './api';
 import { EmailCodeFields } from './components/email-code-fields';
 import { validateRegister, type RegisterFields } from './validate';
 
-const USERNAME_MAX = 12;
 
 export default function RegisterPage() {
   const { t } = useTranslation('auth');
@@ -70,8 +70,8 @@ export default function RegisterPage() {
         <Form.Item name="username" label={t('register.username')}>
           <Input
             prefix={<UserOutlined />}
-            placeholder={t('register.usernamePlaceholder', { max: USERNAME_MAX })}
-            maxLength={USERNAME_MAX}
+            placeholder={t('register.usernamePlaceholder', { max: USERNAME_MAX_LENGTH })}
+            maxLength={USERNAME_MAX_LENGTH}
             autoComplete="username"
           />
         </Form.Item>

@@ -1,3 +1,5 @@
+import { PASSWORD_MIN_LENGTH } from '@modelgate/shared';
+
 export interface RegisterFields {
   username: string;
   password: string;
@@ -8,12 +10,11 @@ export interface RegisterFields {
 
 export type RegisterProblem = 'missingFields' | 'passwordTooShort' | 'passwordMismatch' | 'missingEmailCode';
 
-export const MIN_PASSWORD_LENGTH = 8;
 
 /** Spec §5 register rules, in the order the reference checks them; null when the form may be sent. */
 export function validateRegister(fields: RegisterFields, emailVerification: boolean): RegisterProblem | null {
   if (!fields.username.trim() || !fields.password) return 'missingFields';
-  if (fields.password.length < MIN_PASSWORD_LENGTH) return 'passwordTooShort';
+  if (fields.password.length < PASSWORD_MIN_LENGTH) return 'passwordTooShort';
   if (fields.password !== fields.password2) return 'passwordMismatch';
   if (emailVerification && (!fields.email.trim() || !fields.verification_code.trim())) return 'missingEmailCode';
   return null;

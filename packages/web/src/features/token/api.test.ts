@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatTokensForCopy, fullKey, listStyleTotal, maskKey, tokenStatusKey } from './api';
+import { formatTokensForCopy, fullKey, listStyleTotal, maskKey } from './api';
 
 describe('listStyleTotal', () => {
   it('offers a next page while the current one is full', () => {
@@ -24,13 +24,3 @@ describe('keys', () => {
   });
 });
 
-describe('tokenStatusKey', () => {
-  it('maps the four statuses and model limits', () => {
-    expect(tokenStatusKey({ status: 1, model_limits_enabled: false })).toBe('enabled');
-    expect(tokenStatusKey({ status: 1, model_limits_enabled: true })).toBe('limited');
-    expect(tokenStatusKey({ status: 2, model_limits_enabled: false })).toBe('disabled');
-    expect(tokenStatusKey({ status: 3, model_limits_enabled: false })).toBe('expired');
-    expect(tokenStatusKey({ status: 4, model_limits_enabled: false })).toBe('exhausted');
-    expect(tokenStatusKey({ status: 9, model_limits_enabled: false })).toBe('unknown');
-  });
-});

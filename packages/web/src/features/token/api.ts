@@ -119,20 +119,3 @@ export function maskKey(token: Pick<Token, 'key'>): string {
 export function formatTokensForCopy(tokens: Pick<Token, 'name' | 'key'>[]): string {
   return tokens.map((token) => `${token.name}    ${fullKey(token)}`).join('\n');
 }
-
-export type TokenStatusKey = 'enabled' | 'limited' | 'disabled' | 'expired' | 'exhausted' | 'unknown';
-
-export function tokenStatusKey(token: Pick<Token, 'status' | 'model_limits_enabled'>): TokenStatusKey {
-  switch (token.status) {
-    case 1:
-      return token.model_limits_enabled ? 'limited' : 'enabled';
-    case 2:
-      return 'disabled';
-    case 3:
-      return 'expired';
-    case 4:
-      return 'exhausted';
-    default:
-      return 'unknown';
-  }
-}

@@ -1,3 +1,4 @@
+import { DEFAULT_TOKEN_QUOTA } from '@modelgate/shared';
 import { randomAlphanumeric } from '../../lib/random';
 import { formatExpiry, parseExpiry } from '../../lib/token-expiry';
 import type { Token, TokenInput } from './api';
@@ -15,10 +16,7 @@ export interface TokenFormValues {
   group: string;
 }
 
-/** Spec §9: a new token gets 500 000 units ($1). */
-export const DEFAULT_TOKEN_QUOTA = 500000;
 export const COUNT_PRESETS = [10, 20, 30, 100];
-export const NAME_MAX_LENGTH = 30;
 
 export const DEFAULT_TOKEN_VALUES: TokenFormValues = {
   name: '',

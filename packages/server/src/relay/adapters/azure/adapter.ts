@@ -1,8 +1,9 @@
+import { ChannelType, channelTypeInfo } from '@modelgate/shared';
 import { OpenAIWireAdapter, trimBase } from '../openai-base.js';
 import type { ChannelTarget, RelayMode } from '../types.js';
 import { MODE_PATH } from '../types.js';
 
-export const AZURE_DEFAULT_API_VERSION = '2023-06-01-preview';
+const DEFAULT_API_VERSION = channelTypeInfo(ChannelType.Azure)!.defaultOther!;
 
 /**
  * Azure OpenAI (type 3, providers-international §8.5): one deployment per model, named like the
@@ -13,7 +14,6 @@ class AzureAdapter extends OpenAIWireAdapter {
     super({
       slug: 'azure',
       types: [3],
-      defaultBaseUrl: '',
       streamOptions: true,
       modes: ['chat', 'completions', 'embeddings', 'images', 'speech', 'transcriptions', 'translations'],
       models: ['gpt-35-turbo', 'gpt-4', 'gpt-4o', 'gpt-4o-mini', 'text-embedding-ada-002', 'dall-e-3', 'whisper', 'tts'],
@@ -22,7 +22,7 @@ class AzureAdapter extends OpenAIWireAdapter {
 
   override url(ch: ChannelTarget, mode: RelayMode, model: string): string {
     const deployment = encodeURIComponent(model.replace(/\./g, ''));
-    const version = encodeURIComponent(ch.other.trim() || AZURE_DEFAULT_API_VERSION);
+    const version = encodeURIComponent(ch.other.trim() || DEFAULT_API_VERSION);
     return `${trimBase(ch.baseUrl)}/openai/deployments/${deployment}${MODE_PATH[mode]}?api-version=${version}`;
   }
 

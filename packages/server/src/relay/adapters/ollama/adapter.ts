@@ -10,7 +10,6 @@ class OllamaAdapter extends OpenAIWireAdapter {
     super({
       slug: 'ollama',
       types: [4],
-      defaultBaseUrl: 'http://localhost:11434',
       modes: ['chat', 'completions', 'embeddings'],
       streamOptions: true,
       models: ['llama3.1', 'llama3.2', 'qwen2.5', 'mistral', 'gemma2'],

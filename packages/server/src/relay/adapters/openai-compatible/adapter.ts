@@ -10,29 +10,27 @@ const CHAT: RelayMode[] = ['chat'];
  * `stream_options.include_usage`; elsewhere the field is removed and usage is counted if absent.
  */
 export const VENDORS: OpenAIVendor[] = [
-  { slug: 'openai-max', types: [6], defaultBaseUrl: 'https://api.openaimax.com' },
-  { slug: 'ohmygpt', types: [7], defaultBaseUrl: 'https://api.ohmygpt.com' },
-  { slug: 'ails', types: [9], defaultBaseUrl: 'https://api.caipacity.com' },
-  { slug: 'aiproxy', types: [10], defaultBaseUrl: 'https://api.aiproxy.io' },
-  { slug: 'api2gpt', types: [12], defaultBaseUrl: 'https://api.api2gpt.com' },
-  { slug: 'aigc2d', types: [13], defaultBaseUrl: 'https://api.aigc2d.com' },
-  { slug: 'ai360', types: [19], defaultBaseUrl: 'https://ai.360.cn', modes: TEXT, models: ['360gpt-turbo', '360gpt-pro', '360GPT_S2_V9', 'embedding-bert-512-v1'] },
-  { slug: 'openrouter', types: [20], defaultBaseUrl: 'https://openrouter.ai/api', modes: TEXT, streamOptions: true },
-  { slug: 'fastgpt', types: [22], defaultBaseUrl: 'https://fastgpt.run/api/openapi', modes: CHAT },
-  { slug: 'moonshot', types: [25], defaultBaseUrl: 'https://api.moonshot.cn', modes: TEXT, models: ['moonshot-v1-8k', 'moonshot-v1-32k', 'moonshot-v1-128k'] },
+  { slug: 'openai-max', types: [6] },
+  { slug: 'ohmygpt', types: [7] },
+  { slug: 'ails', types: [9] },
+  { slug: 'aiproxy', types: [10] },
+  { slug: 'api2gpt', types: [12] },
+  { slug: 'aigc2d', types: [13] },
+  { slug: 'ai360', types: [19], modes: TEXT, models: ['360gpt-turbo', '360gpt-pro', '360GPT_S2_V9', 'embedding-bert-512-v1'] },
+  { slug: 'openrouter', types: [20], modes: TEXT, streamOptions: true },
+  { slug: 'fastgpt', types: [22], modes: CHAT },
+  { slug: 'moonshot', types: [25], modes: TEXT, models: ['moonshot-v1-8k', 'moonshot-v1-32k', 'moonshot-v1-128k'] },
   {
     slug: 'perplexity',
     types: [27],
-    defaultBaseUrl: 'https://api.perplexity.ai',
     pathStyle: 'root',
     modes: CHAT,
     models: ['llama-3.1-sonar-small-128k-online', 'llama-3.1-sonar-large-128k-online', 'llama-3.1-sonar-huge-128k-online'],
   },
-  { slug: 'lingyiwanwu', types: [31], defaultBaseUrl: 'https://api.lingyiwanwu.com', modes: CHAT, models: ['yi-large', 'yi-medium', 'yi-lightning', 'yi-vision'] },
+  { slug: 'lingyiwanwu', types: [31], modes: CHAT, models: ['yi-large', 'yi-medium', 'yi-lightning', 'yi-vision'] },
   {
     slug: 'minimax',
     types: [35],
-    defaultBaseUrl: 'https://api.minimax.chat',
     modes: CHAT,
     paths: { chat: '/v1/text/chatcompletion_v2' },
     models: ['abab6.5s-chat', 'abab6.5-chat', 'abab5.5-chat'],
@@ -40,14 +38,13 @@ export const VENDORS: OpenAIVendor[] = [
   {
     slug: 'siliconflow',
     types: [40],
-    defaultBaseUrl: 'https://api.siliconflow.cn',
     modes: ['chat', 'completions', 'embeddings', 'images', 'speech', 'transcriptions'],
     streamOptions: true,
     models: ['deepseek-ai/DeepSeek-V2.5', 'Qwen/Qwen2.5-72B-Instruct', 'BAAI/bge-m3'],
   },
   // Mistral sends usage in the last chunk unasked and rejects unknown fields with 422.
-  { slug: 'mistral', types: [42], defaultBaseUrl: 'https://api.mistral.ai', modes: ['chat', 'embeddings'], models: ['mistral-large-latest', 'mistral-small-latest', 'open-mistral-nemo', 'codestral-latest', 'mistral-embed'] },
-  { slug: 'deepseek', types: [43], defaultBaseUrl: 'https://api.deepseek.com', pathStyle: 'root', modes: ['chat', 'completions'], streamOptions: true, models: ['deepseek-chat', 'deepseek-reasoner'] },
+  { slug: 'mistral', types: [42], modes: ['chat', 'embeddings'], models: ['mistral-large-latest', 'mistral-small-latest', 'open-mistral-nemo', 'codestral-latest', 'mistral-embed'] },
+  { slug: 'deepseek', types: [43], pathStyle: 'root', modes: ['chat', 'completions'], streamOptions: true, models: ['deepseek-chat', 'deepseek-reasoner'] },
 ];
 
 export const adapters = VENDORS.map((v) => new OpenAIWireAdapter(v));

@@ -18,7 +18,7 @@ export const OPENAI_MODELS = [
  */
 class OpenAIAdapter extends OpenAIWireAdapter {
   constructor() {
-    super({ slug: 'openai', types: [1], defaultBaseUrl: 'https://api.openai.com', streamOptions: true, models: OPENAI_MODELS });
+    super({ slug: 'openai', types: [1], streamOptions: true, models: OPENAI_MODELS });
   }
 
   override url(ch: ChannelTarget, mode: RelayMode, model: string): string {

@@ -1,44 +1,42 @@
+import { autoDisableInfo, channelStatusTag, channelTypeColor } from '@modelgate/shared';
 import { InputNumber, Tag, Tooltip } from 'antd';
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Channel } from '../api';
-import { typeColor } from '../channel-types';
-import { autoDisableInfo, RESPONSE_COLORS, responseBand } from '../channel-status';
+import { RESPONSE_COLORS, responseBand } from '../channel-status';
 
 const formatTime = (seconds: number) => (seconds > 0 ? dayjs.unix(seconds).format('YYYY-MM-DD HH:mm:ss') : '-');
 
 export function TypeTag({ type }: { type: number }) {
   const { t } = useTranslation('channel');
-  return <Tag color={typeColor(type)}>{t(`type.${type}`, { defaultValue: t('type.unknown', { type }) })}</Tag>;
+  return <Tag color={channelTypeColor(type)}>{t(`type.${type}`, { defaultValue: t('type.unknown', { type }) })}</Tag>;
 }
 
 export function ChannelStatusTag({ channel }: { channel: Channel }) {
   const { t } = useTranslation('channel');
-  if (channel.status === 1) return <Tag color="green" data-status="enabled">{t('status.enabled')}</Tag>;
-  if (channel.status === 2) return <Tag color="red" data-status="disabled">{t('status.disabled')}</Tag>;
-  if (channel.status === 3) {
-    const info = autoDisableInfo(channel);
-    const tag = (
-      <Tag color="gold" data-status="auto-disabled" tabIndex={0}>
-        {t('status.autoDisabled')}
-      </Tag>
-    );
-    if (!info) return tag;
-    return (
-      <Tooltip
-        title={
-          <div data-testid="status-reason">
-            <div>{t('status.reason', { reason: info.reason || '-' })}</div>
-            <div>{t('status.time', { time: formatTime(info.time) })}</div>
-          </div>
-        }
-      >
-        {tag}
-      </Tooltip>
-    );
-  }
-  return <Tag>{t('status.unknown')}</Tag>;
+  const { key, color } = channelStatusTag(channel.status);
+  if (key === 'unknown') return <Tag>{t('status.unknown')}</Tag>;
+  if (key !== 'autoDisabled') return <Tag color={color} data-status={key}>{t(`status.${key}`)}</Tag>;
+  const info = autoDisableInfo(channel);
+  const tag = (
+    <Tag color={color} data-status="auto-disabled" tabIndex={0}>
+      {t('status.autoDisabled')}
+    </Tag>
+  );
+  if (!info) return tag;
+  return (
+    <Tooltip
+      title={
+        <div data-testid="status-reason">
+          <div>{t('status.reason', { reason: info.reason || '-' })}</div>
+          <div>{t('status.time', { time: formatTime(info.time) })}</div>
+        </div>
+      }
+    >
+      {tag}
+    </Tooltip>
+  );
 }
 
 export function ResponseTimeTag({ channel }: { channel: Channel }) {

@@ -1,8 +1,8 @@
 import { DownOutlined } from '@ant-design/icons';
+import { ChannelStatus, channelTypeOf } from '@modelgate/shared';
 import { Button, Dropdown, Popconfirm, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { splitList, type Channel } from '../api';
-import { UNTESTABLE_TYPES } from '../channel-types';
 
 export interface ChannelRowHandlers {
   onTest: (channel: Channel, model?: string) => void;
@@ -21,7 +21,7 @@ interface ChannelRowActionsProps extends ChannelRowHandlers {
 export function ChannelRowActions({ channel, testing, busy, ...on }: ChannelRowActionsProps) {
   const { t } = useTranslation('channel');
   const models = splitList(channel.models);
-  const untestable = UNTESTABLE_TYPES.has(channel.type);
+  const untestable = !channelTypeOf(channel.type).testable;
   return (
     <Space size={4} wrap className="mg-row-actions">
       <Space.Compact size="small">
@@ -40,12 +40,12 @@ export function ChannelRowActions({ channel, testing, busy, ...on }: ChannelRowA
           <Button size="small" icon={<DownOutlined />} aria-label={t('action.testModel')} />
         </Dropdown>
       </Space.Compact>
-      {channel.status === 1 ? (
-        <Button type="link" size="small" danger disabled={busy} onClick={() => on.onToggle(channel, 2)}>
+      {channel.status === ChannelStatus.Enabled ? (
+        <Button type="link" size="small" danger disabled={busy} onClick={() => on.onToggle(channel, ChannelStatus.ManuallyDisabled)}>
           {t('action.disable')}
         </Button>
       ) : (
-        <Button type="link" size="small" disabled={busy} onClick={() => on.onToggle(channel, 1)}>
+        <Button type="link" size="small" disabled={busy} onClick={() => on.onToggle(channel, ChannelStatus.Enabled)}>
           {t('action.enable')}
         </Button>
       )}

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
 import { GroupTag } from '../../../components/user-tags';
-import { formatQuota } from '../../../lib/quota';
+import { ChannelStatus, formatQuota } from '@modelgate/shared';
 import { PAGE_SIZE_OPTIONS } from '../../../lib/storage';
 import { splitList, type Channel } from '../api';
 import { isTagRow, type ChannelRow, type TagGroupRow } from '../channel-status';
@@ -101,7 +101,7 @@ export function ChannelTable(props: ChannelTableProps) {
         isTagRow(row) ? (
           <Tag>
             {t('tag.enabledCount', {
-              enabled: row.children.filter((channel) => channel.status === 1).length,
+              enabled: row.children.filter((channel) => channel.status === ChannelStatus.Enabled).length,
               total: row.children.length,
             })}
           </Tag>

@@ -1,9 +1,9 @@
+import { CHANNEL_TYPE_ORDER, ChannelType, channelTypeOf, modelsForType } from '@modelgate/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Form, Input, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { channelKeys, fetchModelsByType } from '../api';
 import type { ChannelFormValues } from '../channel-form';
-import { AZURE_DEFAULT_VERSION, CHANNEL_TYPES, modelsForType, SPARK_DEFAULT_VERSION, typeFields } from '../channel-types';
 
 /** Type (with the spec §4 model prefill), name, addresses, type-specific fields and the key. */
 export function BasicFields({ mode }: { mode: 'create' | 'edit'; channelId: number | null }) {
@@ -12,12 +12,13 @@ export function BasicFields({ mode }: { mode: 'create' | 'edit'; channelId: numb
   const type = Form.useWatch('type', form) ?? 1;
   const batch = Form.useWatch('batch', form) ?? false;
   const byType = useQuery({ queryKey: channelKeys.modelsByType, queryFn: fetchModelsByType, staleTime: 300_000 });
-  const fields = typeFields(type);
+  const fields = channelTypeOf(type);
 
   const onTypeChange = (next: number) => {
     const models = form.getFieldValue('models') as string[] | undefined;
     if (!models || models.length === 0) form.setFieldValue('models', modelsForType(next, byType.data));
-    if (next === 18 && !form.getFieldValue('other')) form.setFieldValue('other', SPARK_DEFAULT_VERSION);
+    // Spark's version is prefilled at once; Azure's default is applied on save (spec §5).
+    if (next === ChannelType.Xunfei && !form.getFieldValue('other')) form.setFieldValue('other', channelTypeOf(next).defaultOther);
   };
 
   return (
@@ -26,23 +27,23 @@ export function BasicFields({ mode }: { mode: 'create' | 'edit'; channelId: numb
         <Select
           showSearch={{ optionFilterProp: 'label' }}
           onChange={onTypeChange}
-          options={CHANNEL_TYPES.map((option) => ({ value: option.value, label: t(`type.${option.value}`) }))}
+          options={CHANNEL_TYPE_ORDER.map((id) => ({ value: id, label: t(`type.${id}`) }))}
         />
       </Form.Item>
-      {fields.baseUrl === 'azure' && (
+      {fields.baseUrlField === 'azure' && (
         <Alert type="warning" showIcon className="mg-field-alert" title={t('field.azureHint')} />
       )}
       <Form.Item name="name" label={t('field.name')} required>
         <Input placeholder={t('field.namePlaceholder')} autoComplete="off" />
       </Form.Item>
-      {fields.baseUrl !== 'none' && (
+      {fields.baseUrlField !== 'none' && (
         <Form.Item
           name="base_url"
-          label={t(`field.baseUrl.${fields.baseUrl}`)}
-          required={fields.baseUrl === 'azure' || fields.baseUrl === 'custom'}
-          extra={t(`field.baseUrlHint.${fields.baseUrl}`)}
+          label={t(`field.baseUrl.${fields.baseUrlField}`)}
+          required={fields.baseUrlField === 'azure' || fields.baseUrlField === 'custom'}
+          extra={t(`field.baseUrlHint.${fields.baseUrlField}`)}
         >
-          <Input placeholder={t(`field.baseUrlPlaceholder.${fields.baseUrl}`)} autoComplete="off" />
+          <Input placeholder={fields.baseUrl || t(`field.baseUrlPlaceholder.${fields.baseUrlField}`)} autoComplete="off" />
         </Form.Item>
       )}
       {fields.other && (
@@ -51,13 +52,7 @@ export function BasicFields({ mode }: { mode: 'create' | 'edit'; channelId: numb
             <Input.TextArea autoSize={{ minRows: 1, maxRows: 6 }} placeholder={t(`field.otherPlaceholder.${fields.other}`)} />
           ) : (
             <Input
-              placeholder={
-                fields.other === 'azureVersion'
-                  ? AZURE_DEFAULT_VERSION
-                  : fields.other === 'sparkVersion'
-                    ? SPARK_DEFAULT_VERSION
-                    : t(`field.otherPlaceholder.${fields.other}`)
-              }
+              placeholder={fields.defaultOther ?? t(`field.otherPlaceholder.${fields.other}`)}
               autoComplete="off"
             />
           )}
@@ -95,7 +90,7 @@ export function BasicFields({ mode }: { mode: 'create' | 'edit'; channelId: numb
           />
         ) : (
           <Input
-            placeholder={mode === 'edit' ? t('field.keyEditPlaceholder') : t('field.keyPlaceholder')}
+            placeholder={mode === 'edit' ? t('field.keyEditPlaceholder') : (fields.keyHint ?? t('field.keyPlaceholder'))}
             autoComplete="off"
           />
         )}

@@ -1,3 +1,4 @@
+import { modelsForType } from '@modelgate/shared';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Button, Form, Input, Select, Space } from 'antd';
 import { useState } from 'react';
@@ -6,7 +7,6 @@ import { showError, showSuccess } from '../../../lib/feedback';
 import { useGroups } from '../../../lib/groups';
 import { channelKeys, fetchAllModels, fetchModelsByType, fetchUpstreamModels } from '../api';
 import { addCustomModels, type ChannelFormValues } from '../channel-form';
-import { modelsForType } from '../channel-types';
 
 interface ModelFieldsProps {
   mode: 'create' | 'edit';

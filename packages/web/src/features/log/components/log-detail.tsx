@@ -1,17 +1,37 @@
 import type { ReactNode } from 'react';
+import { explainCharge, formatQuota, formatQuotaIn, parseLogOther, usedChannels, type ChargeExplanation } from '@modelgate/shared';
 import { Typography } from 'antd';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
-import { formatQuota } from '../../../lib/quota';
 import type { LogEntry } from '../api';
-import { costBreakdown, formatDollars, formatRatio, parseOther, usedChannels } from '../log-other';
+import { formatRatio } from '../log-other';
 
-/** The expanded row: how the charge of a consume row came about, from its `other` JSON. */
+/** The cached and audio parts of a ratio-mode bill, written inside the formula's parentheses. */
+function extraTerms(t: TFunction<'log'>, bill: Extract<ChargeExplanation, { mode: 'ratio' }>): string {
+  const { cached, audioIn, audioOut } = bill.terms;
+  let terms = '';
+  if (cached) terms += t('detail.cacheTerm', { cached, cacheRatio: formatRatio(bill.cacheRatio) });
+  if (audioIn || audioOut) {
+    terms += t('detail.audioTerm', {
+      audioIn,
+      audioOut,
+      audioRatio: formatRatio(bill.audioRatio),
+      audioCompletionRatio: formatRatio(bill.audioCompletionRatio),
+    });
+  }
+  return terms;
+}
+
+/**
+ * The expanded row: how the charge of a consume row came about, from its `other` JSON, recomputed
+ * with the cost formula the relay billed with (@modelgate/shared `explainCharge`).
+ */
 export function LogDetail({ entry, admin }: { entry: LogEntry; admin: boolean }) {
   const { t } = useTranslation('log');
   const { quotaDisplay } = useStatus();
-  const other = parseOther(entry.other);
-  const bill = costBreakdown(entry, other, quotaDisplay.quotaPerUnit);
+  const other = parseLogOther(entry.other);
+  const bill = explainCharge(entry.model_name, entry, other, quotaDisplay.quotaPerUnit);
   const items: { key: string; label: string; value: ReactNode }[] = [];
   const add = (key: string, value: ReactNode) => items.push({ key, label: t(`detail.${key}`), value });
 
@@ -40,21 +60,23 @@ export function LogDetail({ entry, admin }: { entry: LogEntry; admin: boolean })
   const chain = usedChannels(other);
   if (admin && chain.length) add('useChannel', chain.join(' → '));
 
+  const terms = bill.mode === 'ratio' ? extraTerms(t, bill) : '';
   const formula =
     bill.mode === 'price'
       ? t('detail.priceFormula', {
           price: formatRatio(bill.price),
           group: formatRatio(bill.groupRatio),
-          cost: formatDollars(bill.dollars),
+          cost: formatQuotaIn('usd', bill.quota, { quotaPerUnit: quotaDisplay.quotaPerUnit, digits: 6 }),
         })
-      : t('detail.ratioFormula', {
-          prompt: bill.prompt,
-          completion: bill.completion,
+      : t(terms ? 'detail.ratioFormulaTerms' : 'detail.ratioFormula', {
+          prompt: bill.terms.textIn,
+          completion: bill.terms.textOut,
           completionRatio: formatRatio(bill.completionRatio),
+          terms,
           modelRatio: formatRatio(bill.modelRatio),
           group: formatRatio(bill.groupRatio),
-          units: formatRatio(Number(bill.units.toFixed(4))),
-          // The ledger charges whole quota units, so the charge is the row's own quota.
+          units: bill.quota,
+          // The ledger charges what the user could pay, so the charge is the row's own quota.
           charged: formatQuota(entry.quota, quotaDisplay, 6),
         });
 

@@ -2,7 +2,8 @@ import { SearchOutlined } from '@ant-design/icons';
 import { Button, DatePicker, Form, Grid, Input, Select } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { LOG_TYPES, type LogFilters } from '../api';
+import { LOG_TYPE_FILTERS } from '@modelgate/shared';
+import type { LogFilters } from '../api';
 
 interface LogFiltersFormProps {
   admin: boolean;
@@ -71,7 +72,7 @@ export function LogFiltersForm({ admin, initial, loading, onApply }: LogFiltersF
         <Select
           aria-label={t('filter.type')}
           className="mg-log-type"
-          options={LOG_TYPES.map((type) => ({ value: type, label: t(`type.${type}`) }))}
+          options={LOG_TYPE_FILTERS.map((type) => ({ value: type, label: t(`type.${type}`) }))}
         />
       </Form.Item>
       <Form.Item>

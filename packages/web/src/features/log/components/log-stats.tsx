@@ -1,7 +1,7 @@
 import { Space, Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
-import { formatNumber, formatQuota } from '../../../lib/quota';
+import { formatNumber, formatQuota } from '@modelgate/shared';
 import type { LogEntry, LogStat } from '../api';
 
 interface LogStatsProps {

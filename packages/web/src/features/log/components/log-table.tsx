@@ -4,10 +4,10 @@ import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
 import { GroupTag } from '../../../components/user-tags';
-import { formatQuota } from '../../../lib/quota';
+import { formatQuota, isConsumeLog, logTypeColor, parseLogOther, usedChannels } from '@modelgate/shared';
 import { PAGE_SIZE_OPTIONS } from '../../../lib/storage';
 import type { LogEntry } from '../api';
-import { frtTone, isConsume, parseOther, usedChannels, useTimeTone } from '../log-other';
+import { frtTone, useTimeTone } from '../log-other';
 import { LogDetail } from './log-detail';
 
 interface LogTableProps {
@@ -21,11 +21,9 @@ interface LogTableProps {
   onUser: (id: number) => void;
 }
 
-const TYPE_COLORS: Record<number, string> = { 1: 'cyan', 2: 'green', 3: 'orange', 4: 'purple' };
-
 function UseTime({ entry }: { entry: LogEntry }) {
   const { t } = useTranslation('log');
-  const other = parseOther(entry.other);
+  const other = parseLogOther(entry.other);
   const frt = typeof other.frt === 'number' && other.frt > 0 ? other.frt : 0;
   return (
     <div className="mg-tag-stack mg-use-time">
@@ -48,7 +46,7 @@ export function LogTable(props: LogTableProps) {
   const { t } = useTranslation('log');
   const { quotaDisplay } = useStatus();
   const consumeOnly = (render: (entry: LogEntry) => ReactNode) => (_: unknown, entry: LogEntry) =>
-    isConsume(entry) ? render(entry) : null;
+    isConsumeLog(entry.type) ? render(entry) : null;
 
   const columns: TableProps<LogEntry>['columns'] = [
     {
@@ -62,7 +60,7 @@ export function LogTable(props: LogTableProps) {
             title: t('column.channel'),
             key: 'channel',
             render: consumeOnly((entry) => {
-              const chain = usedChannels(parseOther(entry.other));
+              const chain = usedChannels(parseLogOther(entry.other));
               return (
                 <Tooltip title={chain.length > 1 ? t('column.retryChain', { chain: chain.join(' → ') }) : undefined}>
                   <Tag color="geekblue">{entry.channel}</Tag>
@@ -89,7 +87,7 @@ export function LogTable(props: LogTableProps) {
     {
       title: t('column.type'),
       key: 'type',
-      render: (_, entry) => <Tag color={TYPE_COLORS[entry.type] ?? 'default'}>{t(`type.${entry.type}`, { defaultValue: t('type.unknown') })}</Tag>,
+      render: (_, entry) => <Tag color={logTypeColor(entry.type)}>{t(`type.${entry.type}`, { defaultValue: t('type.unknown') })}</Tag>,
     },
     { title: t('column.model'), key: 'model', render: consumeOnly((entry) => <Tag color="blue">{entry.model_name}</Tag>) },
     { title: t('column.useTime'), key: 'useTime', render: consumeOnly((entry) => <UseTime entry={entry} />) },
@@ -121,7 +119,7 @@ export function LogTable(props: LogTableProps) {
       scroll={{ x: 'max-content' }}
       locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('empty')} /> }}
       expandable={{
-        rowExpandable: (entry) => isConsume(entry),
+        rowExpandable: (entry) => isConsumeLog(entry.type),
         expandedRowRender: (entry) => <LogDetail entry={entry} admin={props.admin} />,
       }}
       pagination={{

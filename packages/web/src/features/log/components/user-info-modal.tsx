@@ -3,7 +3,7 @@ import { Descriptions, Empty, Modal, Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
 import { GroupTag } from '../../../components/user-tags';
-import { formatNumber, formatQuota } from '../../../lib/quota';
+import { formatNumber, formatQuota } from '@modelgate/shared';
 import { fetchLogUser, logKeys } from '../api';
 
 /** Admin: who made a call (GET /api/user/{id}). */

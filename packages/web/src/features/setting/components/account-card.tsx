@@ -3,7 +3,7 @@ import { Avatar, Card, Col, Row, Skeleton, Space, Statistic, Tag, Typography } f
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
 import { RoleTag } from '../../../components/user-tags';
-import { formatNumber, formatQuota } from '../../../lib/quota';
+import { formatNumber, formatQuota } from '@modelgate/shared';
 import type { SelfUser } from '../api';
 
 export function AccountCard({ user }: { user: SelfUser | undefined }) {

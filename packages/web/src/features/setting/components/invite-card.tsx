@@ -4,7 +4,7 @@ import { Button, Card, Col, Input, Row, Space, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
 import { copyText } from '../../../lib/clipboard';
-import { formatQuota } from '../../../lib/quota';
+import { formatQuota } from '@modelgate/shared';
 import { fetchAffCode, inviteLink, settingKeys, type SelfUser } from '../api';
 
 export function InviteCard({ user }: { user: SelfUser | undefined }) {

@@ -1,7 +1,7 @@
 import { Button, Form, InputNumber, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
-import { formatQuota } from '../../../lib/quota';
+import { DEFAULT_QUOTA_PER_UNIT, formatQuota } from '@modelgate/shared';
 import { COUNT_PRESETS } from '../token-form';
 
 /** Remaining quota, the unlimited toggle that disables quota and count (spec §5), and batch count. */
@@ -19,7 +19,7 @@ export function QuotaFields({ mode }: { mode: 'create' | 'edit' }) {
         label={t('field.quota')}
         extra={unlimited ? t('field.quotaUnlimitedHint') : t('field.quotaEquivalent', { value: formatQuota(Number(quota) || 0, quotaDisplay, 6) })}
       >
-        <InputNumber min={0} precision={0} step={500000} disabled={unlimited} className="mg-full-width" />
+        <InputNumber min={0} precision={0} step={DEFAULT_QUOTA_PER_UNIT} disabled={unlimited} className="mg-full-width" />
       </Form.Item>
       <Form.Item name="unlimited_quota" label={t('field.unlimited')} valuePropName="checked" layout="horizontal" colon={false} className="mg-switch-item">
         <Switch />

@@ -1,6 +1,7 @@
+import { TOKEN_NAME_MAX_LENGTH } from '@modelgate/shared';
 import { Button, Drawer, Form, Grid, Input, Skeleton, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { NAME_MAX_LENGTH, type TokenFormValues } from '../token-form';
+import type { TokenFormValues } from '../token-form';
 import { useTokenDrawer } from '../use-token-drawer';
 import { AccessFields } from './access-fields';
 import { ExpiryField } from './expiry-field';
@@ -45,7 +46,7 @@ export function TokenDrawer({ open, tokenId, onClose }: TokenDrawerProps) {
           initialValues={drawer.initialValues}
         >
           <Form.Item name="name" label={t('field.name')} required>
-            <Input maxLength={NAME_MAX_LENGTH} showCount placeholder={t('field.namePlaceholder')} />
+            <Input maxLength={TOKEN_NAME_MAX_LENGTH} showCount placeholder={t('field.namePlaceholder')} />
           </Form.Item>
           <ExpiryField />
           <QuotaFields mode={drawer.mode} />

@@ -1,3 +1,4 @@
+import { TokenStatus } from '@modelgate/shared';
 import { Button, Popconfirm, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Token } from '../api';
@@ -18,13 +19,13 @@ export function TokenRowActions({ token, busy, onCopy, onToggle, onEdit, onDelet
       <Button type="link" size="small" onClick={onCopy}>
         {t('common:action.copy')}
       </Button>
-      {token.status === 1 ? (
-        <Button type="link" size="small" danger disabled={busy} onClick={() => onToggle(2)}>
+      {token.status === TokenStatus.Enabled ? (
+        <Button type="link" size="small" danger disabled={busy} onClick={() => onToggle(TokenStatus.Disabled)}>
           {t('action.disable')}
         </Button>
       ) : (
         // The server refuses to re-enable an expired or exhausted token; it explains why.
-        <Button type="link" size="small" disabled={busy} onClick={() => onToggle(1)}>
+        <Button type="link" size="small" disabled={busy} onClick={() => onToggle(TokenStatus.Enabled)}>
           {t('action.enable')}
         </Button>
       )}

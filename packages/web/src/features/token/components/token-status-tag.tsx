@@ -1,21 +1,13 @@
+import { tokenStatusTag } from '@modelgate/shared';
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { tokenStatusKey, type Token, type TokenStatusKey } from '../api';
-
-const COLORS: Record<TokenStatusKey, string> = {
-  enabled: 'green',
-  limited: 'cyan',
-  disabled: 'red',
-  expired: 'gold',
-  exhausted: 'default',
-  unknown: 'default',
-};
+import type { Token } from '../api';
 
 export function TokenStatusTag({ token }: { token: Token }) {
   const { t } = useTranslation('token');
-  const key = tokenStatusKey(token);
+  const { key, color } = tokenStatusTag(token.status, token.model_limits_enabled);
   return (
-    <Tag color={COLORS[key]} data-status={key}>
+    <Tag color={color} data-status={key}>
       {t(`status.${key}`)}
     </Tag>
   );

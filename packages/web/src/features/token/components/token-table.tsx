@@ -2,7 +2,7 @@ import { Empty, Table, Tag, Typography, type TableProps } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
-import { formatQuota } from '../../../lib/quota';
+import { formatQuota } from '@modelgate/shared';
 import { PAGE_SIZE_OPTIONS } from '../../../lib/storage';
 import { maskKey, type Token } from '../api';
 import { TokenRowActions } from './token-row-actions';

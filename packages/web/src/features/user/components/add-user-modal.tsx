@@ -1,3 +1,4 @@
+import { USERNAME_MAX_LENGTH } from '@modelgate/shared';
 import { useMutation } from '@tanstack/react-query';
 import { Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -48,7 +49,7 @@ export function AddUserModal({ open, onClose, onCreated }: AddUserModalProps) {
           label={t('field.username')}
           rules={[{ required: true, whitespace: true, message: t('add.usernameRequired') }]}
         >
-          <Input maxLength={12} autoComplete="off" />
+          <Input maxLength={USERNAME_MAX_LENGTH} autoComplete="off" />
         </Form.Item>
         <Form.Item name="display_name" label={t('field.displayName')}>
           <Input autoComplete="off" />

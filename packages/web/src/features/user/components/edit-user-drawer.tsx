@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
 import { showSuccess } from '../../../lib/feedback';
-import { formatQuota } from '../../../lib/quota';
+import { formatQuota, USERNAME_MAX_LENGTH } from '@modelgate/shared';
 import { useGroups } from '../../../lib/groups';
 import { fetchUser, updateUser, userKeys, type ManagedUser } from '../api';
 
@@ -104,7 +104,7 @@ export function EditUserDrawer({ userId, onClose, onSaved }: EditUserDrawerProps
             label={t('field.username')}
             rules={[{ required: true, whitespace: true, message: t('add.usernameRequired') }]}
           >
-            <Input maxLength={12} />
+            <Input maxLength={USERNAME_MAX_LENGTH} />
           </Form.Item>
           <Form.Item name="display_name" label={t('field.displayName')}>
             <Input />

@@ -1,6 +1,6 @@
+import { Role, UserStatus } from '@modelgate/shared';
 import { Button, Popconfirm, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ROLE } from '../../../lib/roles';
 import type { ManageAction, ManagedUser } from '../api';
 
 interface UserRowActionsProps {
@@ -17,26 +17,26 @@ interface UserRowActionsProps {
  */
 export function UserRowActions({ user, busy, onManage, onEdit }: UserRowActionsProps) {
   const { t } = useTranslation('user');
-  const isRoot = user.role >= ROLE.root;
+  const isRoot = user.role >= Role.Root;
   return (
     <Space size={0} wrap className="mg-row-actions">
-      <Button type="link" size="small" disabled={busy || user.role >= ROLE.admin} onClick={() => onManage('promote')}>
+      <Button type="link" size="small" disabled={busy || user.role >= Role.Admin} onClick={() => onManage('promote')}>
         {t('action.promote')}
       </Button>
       <Button
         type="link"
         size="small"
-        disabled={busy || isRoot || user.role < ROLE.admin}
+        disabled={busy || isRoot || user.role < Role.Admin}
         onClick={() => onManage('demote')}
       >
         {t('action.demote')}
       </Button>
-      {user.status === 1 ? (
+      {user.status === UserStatus.Enabled ? (
         <Button type="link" size="small" danger disabled={busy || isRoot} onClick={() => onManage('disable')}>
           {t('action.disable')}
         </Button>
       ) : (
-        <Button type="link" size="small" disabled={busy || user.status === 3} onClick={() => onManage('enable')}>
+        <Button type="link" size="small" disabled={busy || user.status === UserStatus.NotEnableable} onClick={() => onManage('enable')}>
           {t('action.enable')}
         </Button>
       )}

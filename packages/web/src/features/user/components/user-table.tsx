@@ -2,7 +2,7 @@ import { Empty, Table, Tag, Tooltip, Typography, type TableProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
 import { GroupTag, RoleTag } from '../../../components/user-tags';
-import { formatNumber, formatQuota } from '../../../lib/quota';
+import { formatNumber, formatQuota, userStatusTag } from '@modelgate/shared';
 import { PAGE_SIZE_OPTIONS } from '../../../lib/storage';
 import { isCancelled, type ManageAction, type ManagedUser } from '../api';
 import { UserRowActions } from './user-row-actions';
@@ -22,9 +22,8 @@ interface UserTableProps {
 function UserStatusTag({ user }: { user: ManagedUser }) {
   const { t } = useTranslation('user');
   if (isCancelled(user)) return <Tag color="default">{t('status.cancelled')}</Tag>;
-  if (user.status === 1) return <Tag color="success">{t('status.active')}</Tag>;
-  if (user.status === 2) return <Tag color="error">{t('status.banned')}</Tag>;
-  return <Tag color="warning">{t('status.unknown')}</Tag>;
+  const { key, color } = userStatusTag(user.status);
+  return <Tag color={color}>{t(`status.${key}`)}</Tag>;
 }
 
 export function UserTable(props: UserTableProps) {

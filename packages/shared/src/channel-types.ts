@@ -1,0 +1,177 @@
+/**
+ * Channel types (spec §3, reference §11): the one table the console's type list, the server's
+ * channel rules and the relay adapters read. Labels shown in the console come from i18n
+ * (`channel:type.<id>`); `name` is the reference's own name, for logs and docs.
+ */
+
+/** Channel type ids by name. */
+export const ChannelType = {
+  OpenAI: 1,
+  Midjourney: 2,
+  Azure: 3,
+  Ollama: 4,
+  MidjourneyPlus: 5,
+  OpenAIMax: 6,
+  OhMyGPT: 7,
+  Custom: 8,
+  AILS: 9,
+  AIProxy: 10,
+  PaLM: 11,
+  API2GPT: 12,
+  AIGC2D: 13,
+  Anthropic: 14,
+  Baidu: 15,
+  Zhipu: 16,
+  Ali: 17,
+  Xunfei: 18,
+  Ai360: 19,
+  OpenRouter: 20,
+  AIProxyLibrary: 21,
+  FastGPT: 22,
+  Tencent: 23,
+  Gemini: 24,
+  Moonshot: 25,
+  ZhipuV4: 26,
+  Perplexity: 27,
+  LingYiWanWu: 31,
+  Aws: 33,
+  Cohere: 34,
+  MiniMax: 35,
+  SunoAPI: 36,
+  Dify: 37,
+  Jina: 38,
+  Cloudflare: 39,
+  SiliconFlow: 40,
+  VertexAI: 41,
+  Mistral: 42,
+  DeepSeek: 43,
+} as const;
+export type ChannelTypeId = (typeof ChannelType)[keyof typeof ChannelType];
+
+/** How the console labels `base_url` for a type (and whether the type has one at all). */
+export type BaseUrlField = 'proxy' | 'azure' | 'custom' | 'fastgpt' | 'suno' | 'none';
+/** What a type keeps in the channel's `other` column. */
+export type OtherField = 'azureVersion' | 'sparkVersion' | 'knowledgeId' | 'accountId' | 'vertexRegion';
+
+export interface ChannelTypeInfo {
+  id: number;
+  name: string;
+  /** The console's tag colour (antd preset). */
+  color: string;
+  /** Upstream used when the channel's base_url is empty; '' when the channel must give its own. */
+  baseUrl: string;
+  baseUrlField: BaseUrlField;
+  other?: OtherField;
+  /** Stored in `other` when a channel of this type is saved without one (spec §5). */
+  defaultOther?: string;
+  /** The OpenAI organization field applies. */
+  organization?: boolean;
+  /** The shape of a composite key, shown as the key field's placeholder. */
+  keyHint?: string;
+  /** The key is one multi-line JSON credential: never split into one channel per line. */
+  jsonKey?: boolean;
+  /** A fixed model list (spec §4); other types take the server's list for the type. */
+  models?: readonly string[];
+  /** The channel test can call it (task-only types cannot: reference §6.1). */
+  testable: boolean;
+  /** The server can query its balance (reference §6.2). */
+  balance?: boolean;
+}
+
+const MJ_MODELS = ['mj_imagine', 'mj_variation', 'mj_reroll', 'mj_blend', 'mj_upscale', 'mj_describe', 'mj_uploads'];
+const MJ_PLUS_MODELS = [
+  ...MJ_MODELS,
+  'swap_face',
+  'mj_zoom',
+  'mj_shorten',
+  'mj_modal',
+  'mj_inpaint',
+  'mj_custom_zoom',
+  'mj_high_variation',
+  'mj_low_variation',
+  'mj_pan',
+];
+
+type Entry = Omit<ChannelTypeInfo, 'id' | 'testable' | 'baseUrlField'> & { testable?: boolean; baseUrlField?: BaseUrlField };
+
+/** Every known type; the console offers those of CHANNEL_TYPE_ORDER. */
+const TYPES: Record<number, Entry> = {
+  1: { name: 'OpenAI', color: 'green', baseUrl: 'https://api.openai.com', organization: true, balance: true },
+  2: { name: 'Midjourney Proxy', color: 'geekblue', baseUrl: '', models: MJ_MODELS, testable: false },
+  3: { name: 'Azure OpenAI', color: 'cyan', baseUrl: '', baseUrlField: 'azure', other: 'azureVersion', defaultOther: '2023-06-01-preview' },
+  4: { name: 'Ollama', color: 'default', baseUrl: 'http://localhost:11434' },
+  5: { name: 'Midjourney Proxy Plus', color: 'blue', baseUrl: '', models: MJ_PLUS_MODELS, testable: false },
+  6: { name: 'OpenAI-Max', color: 'default', baseUrl: 'https://api.openaimax.com' },
+  7: { name: 'OhMyGPT', color: 'default', baseUrl: 'https://api.ohmygpt.com' },
+  8: { name: 'Custom', color: 'pink', baseUrl: '', baseUrlField: 'custom', balance: true },
+  9: { name: 'AILS', color: 'default', baseUrl: 'https://api.caipacity.com' },
+  10: { name: 'AIProxy', color: 'default', baseUrl: 'https://api.aiproxy.io' },
+  11: { name: 'Google PaLM2', color: 'orange', baseUrl: 'https://generativelanguage.googleapis.com' },
+  12: { name: 'API2GPT', color: 'default', baseUrl: 'https://api.api2gpt.com' },
+  13: { name: 'AIGC2D', color: 'default', baseUrl: 'https://api.aigc2d.com' },
+  14: { name: 'Anthropic Claude', color: 'purple', baseUrl: 'https://api.anthropic.com' },
+  15: { name: 'Baidu', color: 'blue', baseUrl: 'https://aip.baidubce.com', keyHint: 'APIKey|SecretKey' },
+  16: { name: 'Zhipu ChatGLM', color: 'purple', baseUrl: 'https://open.bigmodel.cn', keyHint: 'id.secret' },
+  17: { name: 'Alibaba Qwen', color: 'orange', baseUrl: 'https://dashscope.aliyuncs.com' },
+  18: { name: 'iFlytek Spark', color: 'blue', baseUrl: '', other: 'sparkVersion', defaultOther: 'v2.1', keyHint: 'APPID|APISecret|APIKey' },
+  19: { name: '360', color: 'default', baseUrl: 'https://ai.360.cn' },
+  20: { name: 'OpenRouter', color: 'default', baseUrl: 'https://openrouter.ai/api' },
+  21: { name: 'AI Proxy Library', color: 'purple', baseUrl: 'https://api.aiproxy.io', other: 'knowledgeId' },
+  22: { name: 'FastGPT', color: 'blue', baseUrl: 'https://fastgpt.run/api/openapi', baseUrlField: 'fastgpt' },
+  23: { name: 'Tencent Hunyuan', color: 'cyan', baseUrl: 'https://hunyuan.tencentcloudapi.com', keyHint: 'AppId|SecretId|SecretKey' },
+  24: { name: 'Google Gemini', color: 'orange', baseUrl: 'https://generativelanguage.googleapis.com' },
+  25: { name: 'Moonshot', color: 'green', baseUrl: 'https://api.moonshot.cn' },
+  26: { name: 'Zhipu GLM-4V', color: 'magenta', baseUrl: 'https://open.bigmodel.cn', keyHint: 'id.secret' },
+  27: { name: 'Perplexity', color: 'default', baseUrl: 'https://api.perplexity.ai' },
+  31: { name: '01.AI', color: 'green', baseUrl: 'https://api.lingyiwanwu.com' },
+  33: { name: 'AWS Claude', color: 'purple', baseUrl: '', keyHint: 'AK|SK|Region' },
+  34: { name: 'Cohere', color: 'magenta', baseUrl: 'https://api.cohere.ai' },
+  35: { name: 'MiniMax', color: 'green', baseUrl: 'https://api.minimax.chat' },
+  36: { name: 'Suno API', color: 'green', baseUrl: '', baseUrlField: 'suno', models: ['suno_music', 'suno_lyrics'], testable: false },
+  37: { name: 'Dify', color: 'cyan', baseUrl: 'https://api.dify.ai' },
+  38: { name: 'Jina', color: 'blue', baseUrl: 'https://api.jina.ai' },
+  39: { name: 'Cloudflare', color: 'default', baseUrl: 'https://api.cloudflare.com', other: 'accountId' },
+  40: { name: 'SiliconCloud', color: 'purple', baseUrl: 'https://api.siliconflow.cn' },
+  41: { name: 'Vertex AI', color: 'blue', baseUrl: '', baseUrlField: 'none', other: 'vertexRegion', jsonKey: true },
+  42: { name: 'Mistral AI', color: 'blue', baseUrl: 'https://api.mistral.ai' },
+  43: { name: 'DeepSeek', color: 'blue', baseUrl: 'https://api.deepseek.com' },
+};
+
+/** The console's type list, in the spec §3 order. */
+export const CHANNEL_TYPE_ORDER: readonly number[] = [
+  1, 2, 5, 36, 4, 14, 33, 41, 3, 34, 39, 43, 15, 17, 18, 16, 26, 24, 11, 25, 19, 23, 31, 35, 37, 38, 40, 42, 8, 22, 21,
+];
+
+export const CHANNEL_TYPES: ReadonlyMap<number, ChannelTypeInfo> = new Map(
+  Object.entries(TYPES).map(([id, e]) => [Number(id), { ...e, id: Number(id), testable: e.testable ?? true, baseUrlField: e.baseUrlField ?? 'proxy' }]),
+);
+
+export function channelTypeInfo(type: number): ChannelTypeInfo | undefined {
+  return CHANNEL_TYPES.get(type);
+}
+
+/** A type's description; a type this version does not know gets the generic OpenAI-style fields. */
+export function channelTypeOf(type: number): ChannelTypeInfo {
+  return CHANNEL_TYPES.get(type) ?? { id: type, name: String(type), color: 'default', baseUrl: '', baseUrlField: 'proxy', testable: true };
+}
+
+export function isChannelType(type: number): boolean {
+  return CHANNEL_TYPES.has(type);
+}
+
+export function channelTypeColor(type: number): string {
+  return CHANNEL_TYPES.get(type)?.color ?? 'default';
+}
+
+/** The spec §4 prefill: a type's fixed list, else the server's list for it (`GET /api/models`). */
+export function modelsForType(type: number, byType: Record<string, string[]> | undefined): string[] {
+  const fixed = CHANNEL_TYPES.get(type)?.models;
+  return fixed ? [...fixed] : (byType?.[String(type)] ?? []);
+}
+
+/** The keys a create request's key field holds: one per line, or one JSON credential. */
+export function splitChannelKeys(type: number, raw: string): string[] {
+  const key = raw.trim();
+  if (CHANNEL_TYPES.get(type)?.jsonKey) return key ? [key] : [];
+  return key.split('\n').map((k) => k.trim()).filter(Boolean);
+}

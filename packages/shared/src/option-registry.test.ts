@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { OPTION_KEYS, OPTION_REGISTRY, isOptionKey, isSecretOption, optionValue, type OptionKey } from './option-registry.js';
+import { normaliseOption } from './option-rules.js';
+
+const defaults = (overrides: Partial<Record<OptionKey, string>> = {}) => (k: OptionKey) => overrides[k] ?? OPTION_REGISTRY[k].default;
+
+describe('option registry', () => {
+  it('holds every option of spec §3', () => {
+    const spec =
+      'PasswordLoginEnabled PasswordRegisterEnabled EmailVerificationEnabled GitHubOAuthEnabled GitHubClientId GitHubClientSecret LinuxDOOAuthEnabled LinuxDOClientId LinuxDOClientSecret WeChatAuthEnabled WeChatServerAddress WeChatServerToken WeChatAccountQRCodeImageURL TelegramOAuthEnabled TelegramBotToken TelegramBotName TurnstileCheckEnabled TurnstileSiteKey TurnstileSecretKey RegisterEnabled EmailDomainRestrictionEnabled EmailAliasRestrictionEnabled EmailDomainWhitelist SMTPServer SMTPPort SMTPAccount SMTPFrom SMTPToken SMTPSSLEnabled ServerAddress WorkerUrl WorkerValidKey PayAddress EpayId EpayKey CustomCallbackAddress Price MinTopUp TopupGroupRatio Notice SystemName Logo HomePageContent About Footer TopUpLink ChatLink ChatLink2 QuotaPerUnit RetryTimes DisplayInCurrencyEnabled DisplayTokenStatEnabled DefaultCollapseSidebar DrawingEnabled MjNotifyEnabled MjAccountFilterEnabled MjForwardUrlEnabled MjModeClearEnabled MjActionCheckSuccessEnabled CheckSensitiveEnabled CheckSensitiveOnPromptEnabled SensitiveWords LogConsumeEnabled DataExportEnabled DataExportInterval DataExportDefaultTime ChannelDisableThreshold QuotaRemindThreshold AutomaticDisableChannelEnabled AutomaticEnableChannelEnabled QuotaForNewUser PreConsumedQuota QuotaForInviter QuotaForInvitee Chats GroupRatio UserUsableGroups ModelPrice ModelRatio CompletionRatio';
+    for (const key of spec.split(' ')) expect(isOptionKey(key), key).toBe(true);
+  });
+
+  it('keeps secret exactly the keys the reference never returns (ending in Token, Secret or Key, but the Turnstile site key)', () => {
+    for (const key of OPTION_KEYS) expect(isSecretOption(key), key).toBe(/(Token|Secret|Key)$/.test(key) && key !== 'TurnstileSiteKey');
+  });
+
+  it('names only real options as requirements, and serves each public option in one place', () => {
+    const served = new Set<string>();
+    for (const key of OPTION_KEYS) {
+      const spec = OPTION_REGISTRY[key] as { access: string; publicAs?: string; requires?: { keys: readonly string[] } };
+      for (const k of spec.requires?.keys ?? []) expect(isOptionKey(k), `${key} requires ${k}`).toBe(true);
+      expect(spec.access === 'public', key).toBe(spec.publicAs !== undefined);
+      if (spec.publicAs) {
+        expect(served.has(spec.publicAs), spec.publicAs).toBe(false);
+        served.add(spec.publicAs);
+      }
+    }
+  });
+
+  it('accepts every default as it is (a default that fails its own rule could never be saved back)', () => {
+    const filled = defaults({ ServerAddress: 'https://gate.example.com' });
+    for (const key of OPTION_KEYS) expect(normaliseOption(key, OPTION_REGISTRY[key].default, filled), key).toMatchObject({ ok: true });
+  });
+
+  it('types stored strings by kind, falling back to the default', () => {
+    expect(optionValue('DisplayInCurrencyEnabled', 'false')).toBe(false);
+    expect(optionValue('QuotaPerUnit', '1000')).toBe(1000);
+    expect(optionValue('QuotaPerUnit', 'abc')).toBe(500000);
+    expect(optionValue('SystemName', undefined)).toBe('New API');
+    expect(optionValue('GroupRatio', '{"a":2}')).toEqual({ a: 2 });
+    expect(optionValue('GroupRatio', '{bad')).toEqual({ default: 1, vip: 1, svip: 1 });
+  });
+});
+
+describe('normaliseOption (spec §5)', () => {
+  const check = (key: string, raw: unknown, current = defaults()) => normaliseOption(key, raw, current);
+
+  it.each([
+    ['NoSuchOption', 'x', 'OPTION_UNKNOWN'],
+    ['RegisterEnabled', 'yes', 'OPTION_NOT_BOOL'],
+    ['SMTPPort', '58.5', 'OPTION_NOT_NUMBER'],
+    ['QuotaForNewUser', '-1', 'QUOTA_NEGATIVE'],
+    ['QuotaForNewUser', '9007199254740993', 'INT_OUT_OF_RANGE'],
+    ['QuotaPerUnit', '', 'OPTION_NOT_NUMBER'],
+    ['Price', '-2', 'QUOTA_NEGATIVE'],
+    ['ModelRatio', '{not json', 'OPTION_NOT_JSON'],
+    ['GroupRatio', '{"default":-1}', 'OPTION_NEGATIVE_RATIO'],
+    ['ModelPrice', '{"x":"1"}', 'OPTION_NOT_NUMBER'],
+    ['Chats', '{}', 'OPTION_NOT_JSON'],
+    ['UserUsableGroups', '[]', 'OPTION_NOT_JSON'],
+    ['Price', '8', 'OPTION_SERVER_ADDRESS_FIRST'],
+    ['GitHubOAuthEnabled', true, 'OPTION_GITHUB_CONFIG'],
+    ['TurnstileCheckEnabled', 'true', 'OPTION_TURNSTILE_CONFIG'],
+  ] as const)('%s = %j → %s', (key, raw, code) => {
+    expect(check(key, raw)).toMatchObject({ ok: false, code });
+  });
+
+  it.each([
+    ['RegisterEnabled', ' TRUE ', 'true'],
+    ['RetryTimes', '-1', '-1'],
+    ['ServerAddress', ' https://gate.example.com/// ', 'https://gate.example.com'],
+    ['SMTPPort', 465, '465'],
+    ['Chats', [{ a: 'b' }], '[{"a":"b"}]'],
+    ['Notice', null, ''],
+    ['GitHubOAuthEnabled', 'false', 'false'],
+  ] as const)('%s = %j → %j', (key, raw, stored) => {
+    expect(check(key, raw)).toEqual({ ok: true, value: stored });
+  });
+
+  it('lets a switch on once its settings are filled', () => {
+    expect(check('GitHubOAuthEnabled', 'true', defaults({ GitHubClientId: 'id', GitHubClientSecret: 's' }))).toEqual({ ok: true, value: 'true' });
+    expect(check('EmailDomainRestrictionEnabled', 'true', defaults({ EmailDomainWhitelist: '  ' }))).toMatchObject({ code: 'OPTION_EMAIL_DOMAIN_CONFIG' });
+  });
+});

@@ -1,0 +1,208 @@
+/**
+ * The option registry (spec §3 "Options", reference §8.2): every key with its type, default, who
+ * may read it and what saving it requires. Options travel and are stored as strings; the server's
+ * OptionsService and the console's settings read this one table.
+ */
+import type { ServerMessageCode } from './messages.js';
+import { DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-ratios.js';
+
+/** How an option's string value is validated and typed. */
+export type OptionKind = 'bool' | 'int' | 'float' | 'json' | 'string' | 'address';
+
+/**
+ * Who may read a value: `public` — anyone, through `publicAs` (a `/api/status` field or a public
+ * path); `admin` — admins, through a management call; `root` — only the super admin's option list
+ * (`GET /api/option/`); `secret` — never leaves the server.
+ */
+export type OptionAccess = 'public' | 'admin' | 'root' | 'secret';
+
+/** What a JSON option must hold: a map of non-negative ratios, a map of names, or a list. */
+export type JsonShape = 'ratios' | 'names' | 'list' | 'any';
+
+export interface OptionSpec<K extends OptionKind = OptionKind> {
+  kind: K;
+  default: string;
+  access: OptionAccess;
+  /** The `/api/status` field, or the public path, that serves a public option. */
+  publicAs?: string;
+  shape?: JsonShape;
+  /** Integer options are counts and quotas: negative only where said. */
+  allowNegative?: boolean;
+  /**
+   * Options that must be filled before this one is saved (a switch: before it is turned on), and
+   * the message when they are not.
+   */
+  requires?: { keys: readonly string[]; code: ServerMessageCode };
+}
+
+type Access = { access?: OptionAccess; publicAs?: string; requires?: OptionSpec['requires'] };
+const make = <K extends OptionKind>(kind: K, value: string, a: Access & Partial<OptionSpec>): OptionSpec<K> => ({
+  ...a,
+  kind,
+  default: value,
+  access: a.access ?? (a.publicAs ? 'public' : 'root'),
+});
+const bool = (v: boolean, a: Access = {}) => make('bool', String(v), a);
+const int = (v: number, a: Access & { allowNegative?: boolean } = {}) => make('int', String(v), a);
+const float = (v: number, a: Access = {}) => make('float', String(v), a);
+const text = (v = '', a: Access = {}) => make('string', v, a);
+const secret = () => make('string', '', { access: 'secret' });
+const json = (v: unknown, shape: JsonShape, a: Access = {}) => make('json', JSON.stringify(v, null, 2), { ...a, shape });
+const address = (a: Access = {}) => make('address', '', a);
+const pub = (publicAs: string): Access => ({ publicAs });
+
+const DEFAULT_GROUP_RATIO = { default: 1, vip: 1, svip: 1 };
+
+/** Chat clients offered from the token list; `{key}` and `{address}` are filled by the console. */
+const DEFAULT_CHATS = [
+  { 'ChatGPT Next Web 官方示例': 'https://app.nextchat.dev/#/?settings={"key":"{key}","url":"{address}"}' },
+  { 'Lobe Chat 官方示例': 'https://chat-preview.lobehub.com/?settings={"keyVaults":{"openai":{"apiKey":"{key}","baseURL":"{address}/v1"}}}' },
+  { 'AI as Workspace': 'https://aiaw.app/set-provider?provider={"type":"openai","settings":{"apiKey":"{key}","baseURL":"{address}/v1","compatibility":"strict"}}' },
+  { AMA问天: 'ama://set-api-key?server={address}&key={key}' },
+  { OpenCat: 'opencat://team/join?domain={address}&token={key}' },
+];
+
+/** Saving any payment option needs the server address (the payment notify URL is built from it). */
+const PAYMENT: Access = { requires: { keys: ['ServerAddress'], code: 'OPTION_SERVER_ADDRESS_FIRST' } };
+const needs = (code: ServerMessageCode, ...keys: string[]): Access => ({ requires: { keys, code } });
+
+export const OPTION_REGISTRY = {
+  PasswordLoginEnabled: bool(true),
+  PasswordRegisterEnabled: bool(true),
+  RegisterEnabled: bool(true),
+  EmailVerificationEnabled: bool(false, pub('email_verification')),
+  GitHubOAuthEnabled: bool(false, { ...pub('github_oauth'), ...needs('OPTION_GITHUB_CONFIG', 'GitHubClientId', 'GitHubClientSecret') }),
+  GitHubClientId: text('', pub('github_client_id')),
+  GitHubClientSecret: secret(),
+  LinuxDOOAuthEnabled: bool(false, { ...pub('linuxdo_oauth'), ...needs('OPTION_LINUXDO_CONFIG', 'LinuxDOClientId', 'LinuxDOClientSecret') }),
+  LinuxDOClientId: text('', pub('linuxdo_client_id')),
+  LinuxDOClientSecret: secret(),
+  WeChatAuthEnabled: bool(false, { ...pub('wechat_login'), ...needs('OPTION_WECHAT_CONFIG', 'WeChatServerAddress') }),
+  WeChatServerAddress: address(),
+  WeChatServerToken: secret(),
+  WeChatAccountQRCodeImageURL: text('', pub('wechat_qrcode')),
+  TelegramOAuthEnabled: bool(false, { ...pub('telegram_oauth'), ...needs('OPTION_TELEGRAM_CONFIG', 'TelegramBotName', 'TelegramBotToken') }),
+  TelegramBotToken: secret(),
+  TelegramBotName: text('', pub('telegram_bot_name')),
+  TurnstileCheckEnabled: bool(false, { ...pub('turnstile_check'), ...needs('OPTION_TURNSTILE_CONFIG', 'TurnstileSiteKey', 'TurnstileSecretKey') }),
+  TurnstileSiteKey: text('', pub('turnstile_site_key')),
+  TurnstileSecretKey: secret(),
+  EmailDomainRestrictionEnabled: bool(false, needs('OPTION_EMAIL_DOMAIN_CONFIG', 'EmailDomainWhitelist')),
+  EmailAliasRestrictionEnabled: bool(false),
+  EmailDomainWhitelist: text('gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com'),
+  SMTPServer: text(),
+  SMTPPort: int(587),
+  SMTPAccount: text(),
+  SMTPFrom: text(),
+  SMTPToken: secret(),
+  SMTPSSLEnabled: bool(false),
+  ServerAddress: address(pub('server_address')),
+  WorkerUrl: address(),
+  WorkerValidKey: secret(),
+  PayAddress: address(PAYMENT),
+  EpayId: text('', PAYMENT),
+  EpayKey: make('string', '', { access: 'secret', ...PAYMENT }),
+  CustomCallbackAddress: address(PAYMENT),
+  Price: float(7.3, { ...pub('price'), ...PAYMENT }),
+  MinTopUp: int(1, { ...pub('min_topup'), ...PAYMENT }),
+  TopupGroupRatio: json(DEFAULT_GROUP_RATIO, 'ratios', PAYMENT),
+  Notice: text('', pub('/api/notice')),
+  SystemName: text('New API', pub('system_name')),
+  Logo: text('', pub('logo')),
+  HomePageContent: text('', pub('/api/home_page_content')),
+  About: text('', pub('/api/about')),
+  Footer: text('', pub('footer_html')),
+  TopUpLink: text('', pub('top_up_link')),
+  ChatLink: text('', pub('chat_link')),
+  ChatLink2: text('', pub('chat_link2')),
+  QuotaPerUnit: float(500000, pub('quota_per_unit')),
+  RetryTimes: int(0, { allowNegative: true }),
+  DisplayInCurrencyEnabled: bool(true, pub('display_in_currency')),
+  DisplayTokenStatEnabled: bool(true, pub('display_token_stat')),
+  DefaultCollapseSidebar: bool(false, pub('default_collapse_sidebar')),
+  DrawingEnabled: bool(true, pub('enable_drawing')),
+  TaskEnabled: bool(true, pub('enable_task')),
+  MjNotifyEnabled: bool(false, pub('mj_notify_enabled')),
+  MjAccountFilterEnabled: bool(false),
+  MjForwardUrlEnabled: bool(true),
+  MjModeClearEnabled: bool(false),
+  MjActionCheckSuccessEnabled: bool(true),
+  CheckSensitiveEnabled: bool(true),
+  CheckSensitiveOnPromptEnabled: bool(true),
+  CheckSensitiveOnCompletionEnabled: bool(false),
+  StopOnSensitiveEnabled: bool(true),
+  SensitiveWords: text('test_sensitive'),
+  StreamCacheQueueLength: int(0),
+  LogConsumeEnabled: bool(true),
+  DataExportEnabled: bool(true, pub('enable_data_export')),
+  DataExportInterval: int(5),
+  DataExportDefaultTime: text('hour', pub('data_export_default_time')),
+  ChannelDisableThreshold: float(5),
+  QuotaRemindThreshold: int(1000),
+  AutomaticDisableChannelEnabled: bool(false),
+  AutomaticEnableChannelEnabled: bool(false),
+  QuotaForNewUser: int(0),
+  PreConsumedQuota: int(500),
+  QuotaForInviter: int(0),
+  QuotaForInvitee: int(0),
+  Chats: json(DEFAULT_CHATS, 'list', pub('chats')),
+  GroupRatio: json(DEFAULT_GROUP_RATIO, 'ratios'),
+  UserUsableGroups: json({ default: '默认分组', vip: 'vip分组' }, 'names'),
+  ModelPrice: json(DEFAULT_MODEL_PRICE, 'ratios'),
+  ModelRatio: json(DEFAULT_MODEL_RATIO, 'ratios'),
+  CompletionRatio: json(DEFAULT_COMPLETION_RATIO, 'ratios'),
+} as const satisfies Record<string, OptionSpec>;
+
+type Registry = typeof OPTION_REGISTRY;
+
+/** Every option key: a typo in a key is a compile error on both sides. */
+export type OptionKey = keyof Registry;
+
+/** The keys whose values are of `K` kind (`bool(key)` takes only switches, …). */
+export type OptionKeyOf<K extends OptionKind> = { [P in OptionKey]: Registry[P]['kind'] extends K ? P : never }[OptionKey];
+
+export const OPTION_KEYS = Object.keys(OPTION_REGISTRY) as OptionKey[];
+
+export function isOptionKey(key: string): key is OptionKey {
+  return Object.hasOwn(OPTION_REGISTRY, key);
+}
+
+export function optionSpec(key: OptionKey): OptionSpec {
+  return OPTION_REGISTRY[key];
+}
+
+/** Secrets never leave the server, not even to the super admin's option list (reference behaviour). */
+export function isSecretOption(key: string): boolean {
+  return isOptionKey(key) && OPTION_REGISTRY[key].access === 'secret';
+}
+
+/** The typed value of an option's stored string: booleans, numbers, parsed JSON (or `fallback` when it does not parse). */
+export type OptionValue<K extends OptionKey> = Registry[K]['kind'] extends 'bool'
+  ? boolean
+  : Registry[K]['kind'] extends 'int' | 'float'
+    ? number
+    : Registry[K]['kind'] extends 'json'
+      ? unknown
+      : string;
+
+export function optionValue<K extends OptionKey>(key: K, raw: string | undefined): OptionValue<K> {
+  const spec: OptionSpec = OPTION_REGISTRY[key];
+  const value = raw ?? spec.default;
+  switch (spec.kind) {
+    case 'bool':
+      return (value === 'true') as OptionValue<K>;
+    case 'int':
+    case 'float': {
+      const n = Number(value);
+      return (Number.isFinite(n) ? n : Number(spec.default)) as OptionValue<K>;
+    }
+    case 'json':
+      try {
+        return JSON.parse(value) as OptionValue<K>;
+      } catch {
+        return JSON.parse(spec.default) as OptionValue<K>;
+      }
+    default:
+      return value as OptionValue<K>;
+  }
+}

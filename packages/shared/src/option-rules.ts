@@ -1,0 +1,83 @@
+/**
+ * Validation of an option value before it is stored (spec §5 system and operation settings), for
+ * the server's save and the console's forms alike.
+ */
+import type { ServerMessageCode } from './messages.js';
+import { OPTION_REGISTRY, isOptionKey, type OptionKey, type OptionSpec } from './option-registry.js';
+import { QUOTA_MAX } from './validation.js';
+
+export type OptionCheck = { ok: true; value: string } | { ok: false; code: ServerMessageCode; detail?: string };
+
+const fail = (code: ServerMessageCode, detail?: string): OptionCheck => ({ ok: false, code, detail });
+
+/** The string form of a value sent as JSON (the console sends booleans, numbers and objects too). */
+function asString(raw: unknown): string {
+  if (typeof raw === 'string') return raw;
+  if (raw === null || raw === undefined) return '';
+  return typeof raw === 'object' ? JSON.stringify(raw) : String(raw);
+}
+
+function checkJson(key: string, spec: OptionSpec, value: string): OptionCheck | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return fail('OPTION_NOT_JSON', key);
+  }
+  const isMap = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+  if (spec.shape === 'list' && !Array.isArray(parsed)) return fail('OPTION_NOT_JSON', key);
+  if ((spec.shape === 'names' || spec.shape === 'ratios') && !isMap) return fail('OPTION_NOT_JSON', key);
+  if (spec.shape === 'ratios') {
+    for (const [name, v] of Object.entries(parsed as object)) {
+      if (typeof v !== 'number' || !Number.isFinite(v)) return fail('OPTION_NOT_NUMBER', `${key}.${name}`);
+      if (v < 0) return fail('OPTION_NEGATIVE_RATIO', `${key}.${name}`);
+    }
+  }
+  return null;
+}
+
+/** The stored form of `raw` for `key`, or why it cannot be stored. `current` reads the other options. */
+export function normaliseOption(key: string, raw: unknown, current: (key: OptionKey) => string): OptionCheck {
+  if (!isOptionKey(key)) return fail('OPTION_UNKNOWN', key);
+  const spec: OptionSpec = OPTION_REGISTRY[key];
+  let value = asString(raw);
+
+  switch (spec.kind) {
+    case 'bool': {
+      const v = value.trim().toLowerCase();
+      if (v !== 'true' && v !== 'false') return fail('OPTION_NOT_BOOL', key);
+      value = v;
+      break;
+    }
+    case 'int':
+      value = value.trim();
+      if (!/^-?\d+$/.test(value)) return fail('OPTION_NOT_NUMBER', key);
+      // Integer options are quotas and counts that end up in BIGINT columns and JSON numbers.
+      if (!Number.isSafeInteger(Number(value))) return fail('INT_OUT_OF_RANGE', `${key} (${-QUOTA_MAX} ~ ${QUOTA_MAX})`);
+      if (Number(value) < 0 && !spec.allowNegative) return fail('QUOTA_NEGATIVE', key);
+      break;
+    case 'float':
+      if (value.trim() === '' || !Number.isFinite(Number(value))) return fail('OPTION_NOT_NUMBER', key);
+      if (Number(value) < 0) return fail('QUOTA_NEGATIVE', key);
+      value = value.trim();
+      break;
+    case 'json': {
+      const problem = checkJson(key, spec, value);
+      if (problem) return problem;
+      break;
+    }
+    case 'address':
+      value = value.trim().replace(/\/+$/, '');
+      break;
+    case 'string':
+      break;
+  }
+
+  const req = spec.requires;
+  // A switch needs its settings only to be turned on; any other option needs them to be saved at all.
+  if (req && (spec.kind !== 'bool' || value === 'true')) {
+    const missing = req.keys.some((k) => isOptionKey(k) && !current(k).trim());
+    if (missing) return fail(req.code);
+  }
+  return { ok: true, value };
+}
