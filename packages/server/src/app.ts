@@ -57,6 +57,14 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler(opts.checkResponses ?? false, opts.onResponseMismatch));
   await installOpenApi(app, ctx.version);
+  if (opts.checkResponses) {
+    // Every route of the API declares its contract (http/schema.ts): one registered without is reported.
+    app.addHook('onRoute', (route) => {
+      const methods = [route.method].flat();
+      if (methods.every((m) => m === 'HEAD') || !/^\/(api|v1|pg|mj|suno|dashboard)\//.test(route.url)) return;
+      if (!route.schema?.response) opts.onResponseMismatch?.(`${methods.join(',')} ${route.url} declares no schema (add its contract to @modelgate/shared/api)`);
+    });
+  }
   installApiErrorHandler(app);
   installSecurityHeaders(app);
   installNulGuard(app);

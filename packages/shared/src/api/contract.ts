@@ -23,7 +23,7 @@ export interface RouteContract {
   /** The HTTP 200 body. */
   response?: z.ZodType;
   /** Bodies of other statuses the route itself answers with (404, 501, `default` for any error). */
-  responses?: Readonly<Record<number | 'default', z.ZodType>>;
+  responses?: Readonly<Partial<Record<number | 'default', z.ZodType>>>;
 }
 
 /** `"METHOD /path"` → contract; the path is fastify's (`:id` parameters, trailing slash as the console sends it). */

@@ -75,7 +75,7 @@ const relayCall = (summary: string, body: z.ZodType, response: z.ZodType, extra:
 const notImplemented = (summary: string) => ({ auth: 'token', summary, responses: { 501: openAIError, default: openAIError } }) as const;
 
 export const relayRoutes = resource('relay', {
-  'OPTIONS /v1/*': { auth: 'public', summary: 'CORS preflight for browser clients (204)' },
+  'OPTIONS /v1/*': { auth: 'public', summary: 'CORS preflight for browser clients', responses: { 204: z.null().meta({ description: 'No content' }) } },
   'POST /v1/chat/completions': relayCall('Chat completion (stream with `stream: true`)', chatCompletionBody, chatCompletion),
   'POST /v1/completions': relayCall('Text completion', completionBody, completion),
   'POST /v1/embeddings': relayCall('Embeddings', embeddingBody, embeddings),
