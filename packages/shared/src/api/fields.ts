@@ -58,16 +58,14 @@ export function int(min: number, max: number): z.ZodType<number, IntInput> {
  * A query integer: absent, null or empty means "not given" (the console always sends every
  * filter, empty ones as `key=`).
  */
-export function optionalInt(min: number, max: number): z.ZodType<number | undefined, IntInput | undefined> {
-  return z
-    .unknown()
-    .transform((v, ctx): number | undefined => {
-      if (v === undefined || v === null || v === '') return undefined;
-      const r = checkInt(v, min, max);
-      return r.ok ? r.value : fail(ctx, r.code, r.detail);
-    })
-    .optional()
-    .meta({ type: 'integer', minimum: min, maximum: max }) as unknown as z.ZodType<number | undefined, IntInput | undefined>;
+export function optionalInt(min: number, max: number): z.ZodOptional<z.ZodType<number, IntInput>> {
+  const given = z.unknown().transform((v, ctx): number => {
+    // `undefined` only for "", which the console sends for an unset filter (the output type is optional anyway).
+    if (v === null || v === '') return undefined as unknown as number;
+    const r = checkInt(v, min, max);
+    return r.ok ? r.value : fail(ctx, r.code, r.detail);
+  }) as unknown as z.ZodType<number, IntInput>;
+  return given.optional().meta({ type: 'integer', minimum: min, maximum: max });
 }
 
 /** Any quota amount or delta: the client sends JSON numbers, exact only up to 2^53 − 1. */
