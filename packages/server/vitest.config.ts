@@ -10,6 +10,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@modelgate\/shared$/, replacement: workspaceSource('shared') },
+      { find: /^@modelgate\/shared\/api$/, replacement: fileURLToPath(new URL('../shared/src/api/index.ts', import.meta.url)) },
       { find: /^@modelgate\/testkit$/, replacement: workspaceSource('testkit') },
     ],
   },

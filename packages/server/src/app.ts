@@ -5,6 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from './context.js';
 import { installApiErrorHandler } from './http/errors.js';
+import { installOpenApi, openApiRoute } from './http/openapi.js';
+import { serializerCompiler, validatorCompiler } from './http/schema.js';
 import { IpMatcher, parseIpList } from './http/ip-list.js';
 import { rateLimitHook } from './http/rate-limit.js';
 import { installSecurityHeaders } from './http/security-headers.js';
@@ -32,6 +34,12 @@ const API_PREFIXES = ['/api/', '/v1/', '/pg/', '/mj/', '/suno/', '/assets/', '/d
 
 export interface BuildOptions {
   logger?: boolean | object;
+  /**
+   * Tests: every answer must match its route's response schema (http/schema.ts); a mismatch is a
+   * 500 naming the field, and is passed to `onResponseMismatch`.
+   */
+  checkResponses?: boolean;
+  onResponseMismatch?: (message: string) => void;
 }
 
 /** Builds the HTTP app over a context; tests call this with their own database and config. */
@@ -46,6 +54,17 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     logController: new LogController({ disableRequestLogging: true }),
   });
   await app.register(cookie);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler(opts.checkResponses ?? false, opts.onResponseMismatch));
+  await installOpenApi(app, ctx.version);
+  if (opts.checkResponses) {
+    // Every route of the API declares its contract (http/schema.ts): one registered without is reported.
+    app.addHook('onRoute', (route) => {
+      const methods = [route.method].flat();
+      if (methods.every((m) => m === 'HEAD') || !/^\/(api|v1|pg|mj|suno|dashboard)\//.test(route.url)) return;
+      if (!route.schema?.response) opts.onResponseMismatch?.(`${methods.join(',')} ${route.url} declares no schema (add its contract to @modelgate/shared/api)`);
+    });
+  }
   installApiErrorHandler(app);
   installSecurityHeaders(app);
   installNulGuard(app);
@@ -72,6 +91,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   logsRoutes(app, ctx);
   ledgerRoutes(app, ctx);
   pricingRoutes(app, ctx);
+  openApiRoute(app);
   await relayRoutes(app, ctx);
   registerLedgerJobs(app, ctx);
   registerChannelMonitorJobs(app, ctx);

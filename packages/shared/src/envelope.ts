@@ -1,19 +1,16 @@
-/** The `/api` envelope (console-api.md §4): HTTP 200 with success false for application errors. */
+/**
+ * Types of the `/api` envelope; the schemas live in `@modelgate/shared/api` (api/envelope.ts), kept
+ * out of this entry point so importing an enum does not bundle zod.
+ */
+import type { ApiFailure, OpenAIError, Paged } from './api/envelope.js';
+
 export interface ApiEnvelope<T = unknown> {
   success: boolean;
   message: string;
   data?: T;
 }
-
-/** Paged style used by users, redemptions and logs (console-api.md §5). */
-export interface PageData<T> {
-  items: T[];
-  total: number;
-  page: number;
-  page_size: number;
-}
-
-/** Relay error object for `/v1` (OpenAI's shape). */
-export interface OpenAIErrorBody {
-  error: { message: string; type: string; param: string | null; code: string | null };
-}
+export type { ApiFailure, OpenAIError, Paged };
+/** @deprecated use Paged */
+export type PageData<T> = Paged<T>;
+/** @deprecated use OpenAIError */
+export type OpenAIErrorBody = OpenAIError;

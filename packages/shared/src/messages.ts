@@ -133,6 +133,9 @@ export const SERVER_MESSAGES = {
   TEXT_TOO_LONG: { zh: '文本过长', en: 'Text too long' },
   USERNAME_INVALID_CHARS: { zh: '用户名不能包含不可见字符、双向控制字符或控制字符', en: 'Username must not contain invisible, bidirectional-control or control characters' },
   USERNAME_MIXED_SCRIPT: { zh: '用户名不能混用不同文字的字母（如拉丁字母与西里尔字母）', en: 'Username must not mix letters of different scripts (such as Latin with Cyrillic)' },
+  FIELD_REQUIRED: { zh: '缺少必填字段', en: 'Required field missing' },
+  FIELD_WRONG_TYPE: { zh: '字段类型错误', en: 'Field has the wrong type' },
+  FIELD_INVALID_VALUE: { zh: '字段取值无效', en: 'Invalid value' },
   DB_INPUT_REJECTED: { zh: '数据库拒绝了输入的数据（数值超出范围、文本过长或包含非法字符）', en: 'The database refused the input (a number out of range, text too long or an invalid character)' },
 } as const satisfies Record<string, { zh: string; en: string }>;
 

@@ -78,3 +78,8 @@ export function caller(req: FastifyRequest): AuthUser {
   if (!req.authUser) throw new AppError('NOT_LOGGED_IN', 401);
   return req.authUser;
 }
+
+/** The guard of each signed-in role, for routes declared from their contracts (http/schema.ts). */
+export function authGuards(ctx: AppContext) {
+  return { user: requireUser(ctx), admin: requireAdmin(ctx), root: requireRoot(ctx) };
+}

@@ -32,15 +32,28 @@ export function bodyLimitMb(req: FastifyRequest): number {
   return Math.round((req.routeOptions.bodyLimit / (1024 * 1024)) * 10) / 10;
 }
 
-/** The first issue raised by http/validate.ts, as its own message code plus the field it concerns. */
-function zodAppError(err: ZodError): AppError {
+/** What an issue adds to its message: the allowed values, the expected type, or the check's own detail. */
+function issueDetail(issue: ZodError['issues'][number]): string {
+  const params = (issue as { params?: { detail?: unknown } }).params;
+  if (typeof params?.detail === 'string' && params.detail) return params.detail;
+  if (issue.code === 'invalid_value') return issue.values.map(String).join(' | ');
+  if (issue.code === 'invalid_type') return issue.expected;
+  return '';
+}
+
+/**
+ * The first issue that carries one of our message codes (the shared field checks set it, and the
+ * request error map gives zod's own issues one), localised with the field it concerns.
+ */
+export function zodAppError(err: ZodError): AppError {
   for (const issue of err.issues) {
-    const params = (issue as { params?: { code?: unknown; detail?: unknown } }).params;
-    const code = params?.code;
-    if (typeof code === 'string' && Object.hasOwn(SERVER_MESSAGES, code)) {
+    const params = (issue as { params?: { code?: unknown } }).params;
+    const code = typeof params?.code === 'string' ? params.code : issue.message;
+    if (Object.hasOwn(SERVER_MESSAGES, code)) {
       const field = issue.path.join('.');
-      const detail = [field, typeof params?.detail === 'string' && params.detail ? `(${params.detail})` : ''].filter(Boolean).join(' ');
-      return new AppError(code as ServerMessageCode, 200, detail || undefined);
+      const detail = issueDetail(issue);
+      const text = [field, detail ? `(${detail})` : ''].filter(Boolean).join(' ');
+      return new AppError(code as ServerMessageCode, 200, text || undefined);
     }
   }
   return new AppError('INVALID_PARAMETER', 200, zodMessage(err));
@@ -88,6 +101,10 @@ export function installApiErrorHandler(app: FastifyInstance): void {
       // Malformed JSON, unsupported media type: the client's fault, said plainly.
       const e = new AppError('INVALID_PARAMETER', 200, fe.message);
       return reply.status(200).send({ success: false, message: localise(e, req) });
+    }
+    if ((error as { code?: unknown }).code === 'MG_RESPONSE_SHAPE') {
+      // Only when responses are checked (tests): say what is wrong instead of a bare "internal".
+      return reply.status(500).send({ success: false, message: error.message });
     }
     req.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ success: false, message: localise(new AppError('INTERNAL', 500), req) });

@@ -1,9 +1,11 @@
 import { PAGE_MAX, PAGE_SIZE_MAX } from '@modelgate/shared';
 import { queryInt } from './validate.js';
 
-/** Success envelope for `/api` (console-api.md §4). */
-export function ok<T>(data?: T, message = ''): { success: true; message: string; data?: T } {
-  return data === undefined ? { success: true, message } : { success: true, message, data };
+/** Success envelope for `/api` (console-api.md §4): the message is empty, like the reference's. */
+export function ok(): { success: true; message: '' };
+export function ok<T>(data: T): { success: true; message: ''; data: T };
+export function ok<T>(data?: T): { success: true; message: ''; data?: T } {
+  return data === undefined ? { success: true, message: '' } : { success: true, message: '', data };
 }
 
 /**

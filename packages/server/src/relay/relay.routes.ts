@@ -1,9 +1,11 @@
 import { langFromHeader } from '@modelgate/shared';
+import type { ApiRouteKey } from '@modelgate/shared/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { RelayMode } from './adapters/types.js';
 import { modelObject } from './model-owners.js';
 import { bodyLimitMb } from '../http/errors.js';
+import { documentOnlyValidator, fastifySchema } from '../http/schema.js';
 import { releaseTokenCounter, retainTokenCounter } from './billing/token-counter.js';
 import { installRelayGate } from './relay-gate.js';
 import { RelayError, localError } from './relay-error.js';
@@ -39,6 +41,9 @@ const NOT_IMPLEMENTED: Array<[method: 'GET' | 'POST' | 'DELETE', path: string]> 
   ['DELETE', '/v1/models/:model'],
 ];
 
+/** The route's declared schemas (shared relay.ts): documentation and response checks only, see below. */
+const schemaOf = (method: string, path: string) => fastifySchema(`${method} ${path}` as ApiRouteKey);
+
 function sendRelayError(reply: FastifyReply, err: RelayError): FastifyReply {
   return reply.code(err.status).send(err.toBody());
 }
@@ -71,6 +76,9 @@ export async function relayRoutes(app: FastifyInstance, ctx: AppContext): Promis
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+    // The body schemas document the wire format: the pipeline parses the raw bytes once itself
+    // (request-parse.ts checks the fields it uses), so nothing is parsed twice on the hot path.
+    scope.setValidatorCompiler(documentOnlyValidator);
     scope.setErrorHandler((error: Error & { statusCode?: number }, req, reply) => {
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
       if (status === 413) {
@@ -89,7 +97,7 @@ export async function relayRoutes(app: FastifyInstance, ctx: AppContext): Promis
     });
     installRelayGate(scope, ctx);
 
-    scope.options('/v1/*', async (req, reply) =>
+    scope.options('/v1/*', { schema: schemaOf('OPTIONS', '/v1/*') }, async (req, reply) =>
       reply
         .code(204)
         .header('access-control-allow-methods', 'GET, POST, DELETE, OPTIONS')
@@ -99,9 +107,9 @@ export async function relayRoutes(app: FastifyInstance, ctx: AppContext): Promis
     );
     for (const [path, mode] of ROUTES) {
       const bodyLimit = UPLOAD_MODES.has(mode) ? limits.relayAudio : limits.relayJson;
-      scope.post(path, { bodyLimit }, (req, reply) => relay(ctx, req, reply, mode));
+      scope.post(path, { bodyLimit, schema: schemaOf('POST', path) }, (req, reply) => relay(ctx, req, reply, mode));
     }
-    scope.post('/v1/engines/:model/embeddings', { bodyLimit: limits.relayJson }, (req, reply) =>
+    scope.post('/v1/engines/:model/embeddings', { bodyLimit: limits.relayJson, schema: schemaOf('POST', '/v1/engines/:model/embeddings') }, (req, reply) =>
       relay(ctx, req, reply, 'embeddings', (req.params as { model: string }).model),
     );
 
@@ -109,6 +117,7 @@ export async function relayRoutes(app: FastifyInstance, ctx: AppContext): Promis
       scope.route({
         method,
         url: path,
+        schema: schemaOf(method, path),
         // Answered 501 whatever the body: no reason to accept more than the management API does.
         bodyLimit: limits.api,
         handler: (req, reply) =>
@@ -118,13 +127,13 @@ export async function relayRoutes(app: FastifyInstance, ctx: AppContext): Promis
       });
     }
 
-    scope.get('/v1/models', (req, reply) =>
+    scope.get('/v1/models', { schema: schemaOf('GET', '/v1/models') }, (req, reply) =>
       withToken(ctx, req, reply, async (auth) => {
         const models = await availableModels(ctx, auth);
         return { object: 'list', success: true, data: models.map(modelObject) };
       }),
     );
-    scope.get('/v1/models/:model', (req, reply) =>
+    scope.get('/v1/models/:model', { schema: schemaOf('GET', '/v1/models/:model') }, (req, reply) =>
       withToken(ctx, req, reply, async (auth) => {
         const id = (req.params as { model: string }).model;
         if ((await availableModels(ctx, auth)).includes(id)) return modelObject(id);
@@ -135,8 +144,10 @@ export async function relayRoutes(app: FastifyInstance, ctx: AppContext): Promis
     );
 
     for (const prefix of ['', '/v1']) {
-      scope.get(`${prefix}/dashboard/billing/subscription`, (req, reply) => withToken(ctx, req, reply, (auth) => subscription(ctx, auth)));
-      scope.get(`${prefix}/dashboard/billing/usage`, (req, reply) => withToken(ctx, req, reply, (auth) => usage(ctx, auth)));
+      const sub = `${prefix}/dashboard/billing/subscription`;
+      const use = `${prefix}/dashboard/billing/usage`;
+      scope.get(sub, { schema: schemaOf('GET', sub) }, (req, reply) => withToken(ctx, req, reply, (auth) => subscription(ctx, auth)));
+      scope.get(use, { schema: schemaOf('GET', use) }, (req, reply) => withToken(ctx, req, reply, (auth) => usage(ctx, auth)));
     }
   });
 }

@@ -24,6 +24,7 @@ async function chat(h: RelayHarness, key: string, headers: Record<string, string
 /** Registers a user with quota and returns a console client that creates tokens through the API. */
 async function owner(h: RelayHarness, name: string): Promise<ApiClient> {
   const c = await newUser(h.server.url, name);
+  // Through the ledger, so the balance reconciles when the server closes.
   await h.server.ctx.quotaLedger.move({ kind: 'test', userId: c.userId!, quota: 100_000_000 });
   return c;
 }

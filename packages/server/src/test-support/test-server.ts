@@ -41,7 +41,9 @@ export async function startTestServer(opts: { kind?: SqlKind; env?: Record<strin
   await ctx.cluster.start();
   await ctx.options.reload();
   await ctx.usersService.ensureRoot();
-  const app = await buildApp(ctx);
+  // Every answer is checked against its route's response schema; a mismatch fails the test file.
+  const mismatches: string[] = [];
+  const app = await buildApp(ctx, { checkResponses: true, onResponseMismatch: (m) => mismatches.push(m) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   return {
@@ -51,6 +53,7 @@ export async function startTestServer(opts: { kind?: SqlKind; env?: Record<strin
     async close() {
       await app.close();
       try {
+        if (mismatches.length) throw new Error(`answers that do not match their response schema:\n${mismatches.join('\n\n')}`);
         // Money is exact after every test file: each balance is what the ledger says it is.
         const r = await reconcile(db.db);
         if (!r.ok) throw new Error(`the ledger does not reconcile after this test:\n${formatReconciliation(r).join('\n')}`);

@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import { request } from '../lib/api';
+import { call } from '../lib/api';
 import { getStoredUser, setStoredUser, type StoredUser } from '../lib/storage';
 
 interface SessionValue {
@@ -29,7 +29,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signOut = useCallback(async () => {
     try {
-      await request('GET', '/api/user/logout', { silent: true });
+      await call('GET /api/user/logout', { silent: true });
     } catch {
       // Logging out locally must work even when the server is unreachable.
     }

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, requestEnvelope } from '../lib/api';
+import { ApiError, callEnvelope } from '../lib/api';
 import { showError } from '../lib/feedback';
 import { quotaDisplayFromStatus, type QuotaDisplay } from '@modelgate/shared';
 import { getStoredStatus, saveStatus, type SiteStatus } from '../lib/storage';
@@ -18,7 +18,7 @@ export class StatusLoadError extends Error {
 export async function fetchStatus(): Promise<SiteStatus> {
   let envelope;
   try {
-    envelope = await requestEnvelope<SiteStatus>('GET', '/api/status', { silent: true });
+    envelope = await callEnvelope('GET /api/status', { silent: true });
   } catch (error) {
     throw new StatusLoadError(error instanceof ApiError && error.status === 200 ? 'failed' : 'unreachable');
   }

@@ -1,13 +1,13 @@
+import type { ApiBody, ApiData, ApiParams, ApiQuery, ApiResponseOf, ApiRouteKey } from '@modelgate/shared/api';
 import i18n from '../i18n';
 import { showError } from './feedback';
 import { getStoredUser, setStoredUser } from './storage';
 
-/** The `/api` envelope (console-api.md §4). Some endpoints add top-level fields next to `data`. */
-export interface Envelope<T> {
+/** The `/api` envelope as read here (console-api.md §4); each route's exact answer is typed by its contract. */
+interface Envelope {
   success: boolean;
   message: string;
-  data: T;
-  [extra: string]: unknown;
+  data?: unknown;
 }
 
 export class ApiError extends Error {
@@ -83,11 +83,7 @@ function fail(error: ApiError, silent: boolean | undefined): never {
 }
 
 /** Sends a request and returns the whole envelope; throws ApiError on transport or HTTP errors. */
-export async function requestEnvelope<T>(
-  method: string,
-  path: string,
-  options: RequestOptions = {},
-): Promise<Envelope<T>> {
+async function requestEnvelope(method: string, path: string, options: RequestOptions = {}): Promise<Envelope> {
   const headers: Record<string, string> = {
     // The server rejects a session whose user id differs from this header; -1 before login.
     'New-Api-User': String(getStoredUser()?.id ?? -1),
@@ -125,9 +121,9 @@ export async function requestEnvelope<T>(
     fail(new ApiError(httpErrorText(response.status, await readDetail(response)), response.status), options.silent);
   }
 
-  let envelope: Envelope<T>;
+  let envelope: Envelope;
   try {
-    envelope = (await response.json()) as Envelope<T>;
+    envelope = (await response.json()) as Envelope;
   } catch {
     fail(new ApiError(i18n.t('common:error.badResponse'), response.status), options.silent);
   }
@@ -137,20 +133,42 @@ export async function requestEnvelope<T>(
   return envelope;
 }
 
-/** Sends a request and unwraps `data`; `success:false` toasts the server's message and throws. */
-export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-  const envelope = await requestEnvelope<T>(method, path, options);
+/**
+ * A route's call options, typed by its contract in `@modelgate/shared/api`: path parameters, query
+ * and body are what the server's schemas accept.
+ */
+export type CallOptions<K extends ApiRouteKey> = {
+  params?: ApiParams<K>;
+  query?: ApiQuery<K>;
+  body?: ApiBody<K>;
+  /** Do not toast failures; the caller shows its own message. */
+  silent?: boolean;
+  /** Append `/` like the reference console does on some paths (`DELETE /api/token/7/`). */
+  slash?: boolean;
+};
+
+/** `"METHOD /api/x/:id"` with its parameters → method and path. */
+export function routePath(key: ApiRouteKey, params?: Record<string, unknown>, slash = false): { method: string; path: string } {
+  const at = key.indexOf(' ');
+  const path = key.slice(at + 1).replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(params?.[name] ?? '')));
+  return { method: key.slice(0, at), path: slash && !path.endsWith('/') ? `${path}/` : path };
+}
+
+/**
+ * Calls route `key` and returns its whole answer, as the server sends it: for the few routes whose
+ * success or failure carries fields next to `data` (a channel test's `time`, the pricing groups).
+ */
+export async function callEnvelope<K extends ApiRouteKey>(key: K, options: CallOptions<K> = {}): Promise<ApiResponseOf<K>> {
+  const { method, path } = routePath(key, options.params as Record<string, unknown> | undefined, options.slash);
+  const params = options.query as Record<string, QueryValue> | undefined;
+  return (await requestEnvelope(method, path, { params, body: options.body, silent: options.silent })) as ApiResponseOf<K>;
+}
+
+/** Calls route `key` and unwraps `data`; `success:false` toasts the server's message and throws. */
+export async function call<K extends ApiRouteKey>(key: K, options: CallOptions<K> = {}): Promise<ApiData<K>> {
+  const envelope = (await callEnvelope(key, options)) as Envelope;
   if (!envelope.success) {
     fail(new ApiError(envelope.message || i18n.t('common:error.unknown'), 200), options.silent);
   }
-  return envelope.data;
+  return envelope.data as ApiData<K>;
 }
-
-export const api = {
-  get: <T>(path: string, params?: Record<string, QueryValue>, options?: Omit<RequestOptions, 'params'>) =>
-    request<T>('GET', path, { ...options, params }),
-  post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
-    request<T>('POST', path, { ...options, body }),
-  put: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, { ...options, body }),
-  delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
-};

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { api } from './api';
+import { call } from './api';
 
 /**
  * Group names from GroupRatio (`GET /api/group/`, admin only), shared by every screen that offers
@@ -7,7 +7,7 @@ import { api } from './api';
  */
 export async function fetchGroups(): Promise<string[]> {
   try {
-    const groups = await api.get<string[]>('/api/group/', undefined, { silent: true });
+    const groups = await call('GET /api/group/', { silent: true });
     return Array.isArray(groups) ? groups : [];
   } catch {
     return [];

@@ -4,7 +4,7 @@
  * a value with the rules the server applies before sending it.
  */
 import { OPTION_REGISTRY, isOptionKey, isSecretOption, normaliseOption, optionValue, type OptionCheck, type OptionKey, type OptionValue } from '@modelgate/shared';
-import { api } from './api';
+import { call } from './api';
 
 /** Stored option strings by key; a key this console does not know (a newer server) is dropped. */
 export type OptionMap = Partial<Record<OptionKey, string>>;
@@ -12,7 +12,7 @@ export type OptionMap = Partial<Record<OptionKey, string>>;
 export const optionKeys = { all: ['options'] as const };
 
 export async function fetchOptions(): Promise<OptionMap> {
-  const list = await api.get<Array<{ key: string; value: string }> | null>('/api/option/');
+  const list = await call('GET /api/option/');
   const options: OptionMap = {};
   for (const { key, value } of Array.isArray(list) ? list : []) if (isOptionKey(key)) options[key] = value;
   return options;
@@ -32,5 +32,5 @@ export function checkOption(options: OptionMap, key: OptionKey, value: unknown):
 }
 
 export function saveOption(key: OptionKey, value: string | number | boolean): Promise<unknown> {
-  return api.put('/api/option/', { key, value: String(value) });
+  return call('PUT /api/option/', { body: { key, value: String(value) } });
 }

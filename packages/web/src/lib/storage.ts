@@ -1,56 +1,19 @@
+import type { ChatEntry, LoginResult, SessionUser, SiteStatus as ServerStatus } from '@modelgate/shared/api';
+
 /**
  * localStorage layout shared with the reference console (console-api.md §6), so a browser that
  * used either console keeps working with the other.
  */
 
-export interface StoredUser {
-  id: number;
-  username: string;
-  display_name?: string;
-  role: number;
-  status?: number;
-  group?: string;
-}
+/**
+ * The login answer stored as `localStorage.user`; a console written for the reference may have
+ * stored fewer fields, so only the id, name and role are relied on.
+ */
+export type StoredUser = Pick<SessionUser, 'id' | 'username' | 'role'> & Partial<LoginResult>;
 
-export type ChatEntry = Record<string, string>;
-
-export interface SiteStatus {
-  /** DisplayTokenStatEnabled: show token totals in the usage log (absent on the reference: shown). */
-  display_token_stat?: boolean;
-  version?: string;
-  start_time?: number;
-  system_name?: string;
-  logo?: string;
-  footer_html?: string;
-  server_address?: string;
-  quota_per_unit?: number;
-  display_in_currency?: boolean;
-  chats?: ChatEntry[];
-  chat_link?: string;
-  chat_link2?: string;
-  enable_drawing?: boolean;
-  enable_task?: boolean;
-  enable_data_export?: boolean;
-  data_export_default_time?: string;
-  default_collapse_sidebar?: boolean;
-  mj_notify_enabled?: boolean;
-  top_up_link?: string;
-  min_topup?: number;
-  enable_online_topup?: boolean;
-  price?: number;
-  turnstile_check?: boolean;
-  turnstile_site_key?: string;
-  email_verification?: boolean;
-  github_oauth?: boolean;
-  github_client_id?: string;
-  linuxdo_oauth?: boolean;
-  linuxdo_client_id?: string;
-  telegram_oauth?: boolean;
-  telegram_bot_name?: string;
-  wechat_login?: boolean;
-  wechat_qrcode?: string;
-  [key: string]: unknown;
-}
+/** `GET /api/status` as cached in `localStorage.status`: an older or the reference's server may omit fields. */
+export type SiteStatus = Partial<ServerStatus>;
+export type { ChatEntry };
 
 function readJson<T>(key: string): T | null {
   const raw = localStorage.getItem(key);

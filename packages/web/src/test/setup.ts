@@ -1,6 +1,11 @@
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import i18n from '../i18n';
+import { contractViolations, server } from './mock-api';
+
+// HTTP is answered at the network layer (msw); a request no test declared gets the server's 404.
+beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
+afterAll(() => server.close());
 
 // Lazy routes plus antd's first render take a few seconds on a cold jsdom.
 configure({ asyncUtilTimeout: 5000 });
@@ -55,9 +60,12 @@ beforeEach(async () => {
 
 afterEach(() => {
   cleanup();
+  server.resetHandlers();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
   const errors = consoleErrors;
   consoleErrors = [];
   if (errors.length > 0) throw new Error(`console.error was called:\n${errors.join('\n')}`);
+  const violations = contractViolations.splice(0);
+  if (violations.length > 0) throw new Error(`calls that break the server's contract (@modelgate/shared/api):\n${violations.join('\n')}`);
 });

@@ -1,16 +1,13 @@
 import { SERVER_MESSAGES, type ServerMessageCode } from '@modelgate/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { request } from 'undici';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { requireAdmin } from '../../http/auth.js';
+import { authGuards } from '../../http/auth.js';
 import { AppError, localise } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
+import { routeDeclarer } from '../../http/schema.js';
 import type { ChannelRow } from '../../db/schema.js';
 import { channelSecrets, failureMessage, transportFailure, type UpstreamFailure } from './upstream-failure.js';
-
-const idParam = z.object({ id: z.string().regex(/^\d+$/, 'id must be a number').transform(Number) });
-const fetchBody = z.object({ base_url: z.string().default(''), key: z.string().default('') });
 
 /**
  * Ops results carry one of our message codes, or an upstream failure whose own words reach only
@@ -27,34 +24,33 @@ function text(req: FastifyRequest, row: ChannelRow, r: { success: boolean; messa
  * console reads `time` and `balance` at the top level of these answers, next to success/message.
  */
 export function channelOpsRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const admin = requireAdmin(ctx);
+  const declare = routeDeclarer(app, authGuards(ctx));
   const ops = ctx.channelOps;
 
-  const load = async (params: unknown) => {
-    const { id } = idParam.parse(params);
+  const load = async (id: number) => {
     const row = await ctx.channels.get(id);
     if (!row) throw new AppError('CHANNEL_NOT_FOUND');
     return row;
   };
 
-  app.get('/api/channel/test/:id', { preHandler: admin }, async (req) => {
-    const row = await load(req.params);
-    const r = await ops.test(row, (req.query as { model?: string }).model);
+  declare('GET /api/channel/test/:id', {}, async (req) => {
+    const row = await load(req.params.id);
+    const r = await ops.test(row, req.query.model);
     return { success: r.success, message: text(req, row, r), time: Number(r.time.toFixed(3)) };
   });
 
-  app.get('/api/channel/test', { preHandler: admin }, async () => {
+  declare('GET /api/channel/test', {}, async () => {
     if (!ops.startTestAll()) throw new AppError('CHANNEL_TEST_RUNNING');
     return ok();
   });
 
-  app.get('/api/channel/update_balance/:id', { preHandler: admin }, async (req) => {
-    const row = await load(req.params);
+  declare('GET /api/channel/update_balance/:id', {}, async (req) => {
+    const row = await load(req.params.id);
     const r = await ops.updateBalance(row);
     return { success: r.success, message: text(req, row, r), balance: r.balance };
   });
 
-  app.get('/api/channel/update_balance', { preHandler: admin }, async () => {
+  declare('GET /api/channel/update_balance', {}, async () => {
     if (ops.balanceRunning) throw new AppError('CHANNEL_BALANCE_RUNNING');
     const r = await ops.updateAllBalances();
     return ok(r);
@@ -97,13 +93,13 @@ export function channelOpsRoutes(app: FastifyInstance, ctx: AppContext): void {
     }
   };
 
-  app.get('/api/channel/fetch_models/:id', { preHandler: admin }, async (req) => {
-    const row = await load(req.params);
+  declare('GET /api/channel/fetch_models/:id', {}, async (req) => {
+    const row = await load(req.params.id);
     return ok(await fetchModels(req, row.base_url ?? '', row.key.split('\n')[0] ?? ''));
   });
 
-  app.post('/api/channel/fetch_models', { preHandler: admin }, async (req) => {
-    const b = fetchBody.parse(req.body ?? {});
+  declare('POST /api/channel/fetch_models', {}, async (req) => {
+    const b = req.body;
     return ok(await fetchModels(req, b.base_url, b.key.split('\n')[0] ?? ''));
   });
 }

@@ -1,18 +1,19 @@
+import type { Channel } from '@modelgate/shared/api';
 import type { ChannelRow } from '../../db/schema.js';
 
 /**
  * A channel as the console expects it (console-api.md G5/G6): strings never null, `models` and
  * `group` comma strings, and the key never included — `key: ""` like the reference.
  */
-export function channelView(c: ChannelRow) {
+export function channelView(c: ChannelRow): Channel {
   return {
     id: Number(c.id),
     type: Number(c.type),
-    key: '',
+    key: '' as const,
     openai_organization: c.openai_organization ?? '',
     test_model: c.test_model ?? '',
     status: Number(c.status),
-    name: c.name,
+    name: c.name ?? '',
     weight: Number(c.weight),
     created_time: Number(c.created_time),
     test_time: Number(c.test_time),
@@ -22,7 +23,7 @@ export function channelView(c: ChannelRow) {
     balance: Number(c.balance),
     balance_updated_time: Number(c.balance_updated_time),
     models: c.models ?? '',
-    group: c.group,
+    group: c.group ?? '',
     used_quota: Number(c.used_quota),
     model_mapping: c.model_mapping ?? '',
     status_code_mapping: c.status_code_mapping ?? '',
@@ -35,4 +36,4 @@ export function channelView(c: ChannelRow) {
   };
 }
 
-export type ChannelView = ReturnType<typeof channelView>;
+export type ChannelView = Channel;

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { requireRoot } from '../../http/auth.js';
+import { authGuards } from '../../http/auth.js';
 import { ok } from '../../http/reply.js';
+import { routeDeclarer } from '../../http/schema.js';
 import { formatReconciliation, reconcile } from '../../ledger/reconcile.js';
 
 /**
@@ -9,8 +10,9 @@ import { formatReconciliation, reconcile } from '../../ledger/reconcile.js';
  * database — `data.ok`, the mismatching accounts, and the report lines `npm run ledger:check` prints.
  */
 export function ledgerRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/api/ledger/check', { preHandler: requireRoot(ctx) }, async (req) => {
-    const fix = (req.query as { fix_report?: string }).fix_report === 'true';
+  const declare = routeDeclarer(app, authGuards(ctx));
+  declare('GET /api/ledger/check', {}, async (req) => {
+    const fix = req.query.fix_report === 'true';
     const r = await reconcile(ctx.db.db);
     return ok({ ...r, lines: formatReconciliation(r, fix) });
   });

@@ -1,3 +1,4 @@
+import type { LogEntry } from '@modelgate/shared/api';
 import type { LogRow } from '../../db/schema.js';
 
 /**
@@ -5,7 +6,7 @@ import type { LogRow } from '../../db/schema.js';
  * JSON string ("{}" at least). Non-admin readers get no `admin_info` (which channels served the
  * request) and, like the reference, `id % 1024` instead of the row id.
  */
-export function logView(r: LogRow, admin: boolean) {
+export function logView(r: LogRow, admin: boolean): LogEntry {
   let other = r.other && r.other.trim() ? r.other : '{}';
   if (!admin && other.includes('admin_info')) {
     try {
@@ -22,9 +23,9 @@ export function logView(r: LogRow, admin: boolean) {
     created_at: Number(r.created_at),
     type: Number(r.type),
     content: r.content ?? '',
-    username: r.username,
-    token_name: r.token_name,
-    model_name: r.model_name,
+    username: r.username ?? '',
+    token_name: r.token_name ?? '',
+    model_name: r.model_name ?? '',
     quota: Number(r.quota),
     prompt_tokens: Number(r.prompt_tokens),
     completion_tokens: Number(r.completion_tokens),
@@ -32,7 +33,7 @@ export function logView(r: LogRow, admin: boolean) {
     is_stream: !!r.is_stream,
     channel: Number(r.channel_id),
     token_id: Number(r.token_id),
-    group: r.group,
+    group: r.group ?? '',
     other,
   };
 }

@@ -1,17 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { requireRoot } from '../../http/auth.js';
+import { authGuards } from '../../http/auth.js';
 import { ok } from '../../http/reply.js';
-
-const putBody = z.object({ key: z.string().min(1), value: z.unknown() });
+import { routeDeclarer } from '../../http/schema.js';
 
 export function optionsRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const root = requireRoot(ctx);
-  app.get('/api/option/', { preHandler: root }, async () => ok(ctx.options.list()));
-  app.put('/api/option/', { preHandler: root }, async (req) => {
-    const body = putBody.parse(req.body);
-    await ctx.options.update(body.key, body.value);
+  const declare = routeDeclarer(app, authGuards(ctx));
+  declare('GET /api/option/', {}, async () => ok(ctx.options.list()));
+  declare('PUT /api/option/', {}, async (req) => {
+    await ctx.options.update(req.body.key, req.body.value);
     return ok();
   });
 }

@@ -1,8 +1,9 @@
 import { DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from '@modelgate/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { resolveCaller, requireRoot } from '../../http/auth.js';
+import { authGuards, resolveCaller } from '../../http/auth.js';
 import { ok } from '../../http/reply.js';
+import { routeDeclarer } from '../../http/schema.js';
 import { priceFor } from '../../relay/billing/pricing.js';
 import { modelOwner } from '../../relay/model-owners.js';
 import { pricingTables } from '../../relay/relay.service.js';
@@ -24,7 +25,8 @@ function byPricingOrder(a: string, b: string): number {
 
 /** `GET /api/pricing` (public, console-api.md G8) and the root reset of the ratio tables. */
 export function pricingRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/api/pricing', async (req) => {
+  const declare = routeDeclarer(app, authGuards(ctx));
+  declare('GET /api/pricing', {}, async (req) => {
     const me = await optionalCaller(ctx, req);
     const userGroup = me?.group ?? 'default';
     await ctx.relay.channels.ensure();
@@ -34,7 +36,7 @@ export function pricingRoutes(app: FastifyInstance, ctx: AppContext): void {
       const p = priceFor(model, 'default', tables);
       return {
         model_name: model,
-        quota_type: p.modelPrice >= 0 ? 1 : 0,
+        quota_type: p.modelPrice >= 0 ? (1 as const) : (0 as const),
         model_ratio: p.modelRatio,
         model_price: p.modelPrice >= 0 ? p.modelPrice : 0,
         owner_by: modelOwner(model),
@@ -45,14 +47,14 @@ export function pricingRoutes(app: FastifyInstance, ctx: AppContext): void {
     const usable = ctx.options.usableGroups(userGroup);
     const groupRatio: Record<string, number> = {};
     for (const g of Object.keys(usable)) if (Object.hasOwn(tables.groupRatio, g)) groupRatio[g] = tables.groupRatio[g]!;
-    return { success: true, message: '', data, group_ratio: groupRatio, usable_group: usable };
+    return { success: true as const, message: '' as const, data, group_ratio: groupRatio, usable_group: usable };
   });
 
   // The misspelt path is the reference's (console-api.md §5).
-  app.post('/api/option/rest_model_ratio', { preHandler: requireRoot(ctx) }, async () => {
-    await ctx.options.set('ModelRatio', JSON.stringify(DEFAULT_MODEL_RATIO, null, 2));
-    await ctx.options.set('CompletionRatio', JSON.stringify(DEFAULT_COMPLETION_RATIO, null, 2));
-    await ctx.options.set('ModelPrice', JSON.stringify(DEFAULT_MODEL_PRICE, null, 2));
+  declare('POST /api/option/rest_model_ratio', {}, async () => {
+    await ctx.options.update('ModelRatio', JSON.stringify(DEFAULT_MODEL_RATIO, null, 2));
+    await ctx.options.update('CompletionRatio', JSON.stringify(DEFAULT_COMPLETION_RATIO, null, 2));
+    await ctx.options.update('ModelPrice', JSON.stringify(DEFAULT_MODEL_PRICE, null, 2));
     return ok();
   });
 }

@@ -1,9 +1,12 @@
+import type { ChatEntry, SiteStatus } from '@modelgate/shared/api';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { authGuards } from '../../http/auth.js';
 import { ok } from '../../http/reply.js';
+import { routeDeclarer } from '../../http/schema.js';
 
 /** The public status object (console-api.md §6): every field, `chats` always an array. */
-export function buildStatus(ctx: AppContext) {
+export function buildStatus(ctx: AppContext): SiteStatus {
   const o = ctx.options;
   const chats = o.json<unknown>('Chats', []);
   return {
@@ -33,7 +36,7 @@ export function buildStatus(ctx: AppContext) {
     display_token_stat: o.bool('DisplayTokenStatEnabled'),
     chat_link: o.str('ChatLink'),
     chat_link2: o.str('ChatLink2'),
-    chats: Array.isArray(chats) ? chats : [],
+    chats: Array.isArray(chats) ? (chats as ChatEntry[]) : [],
     enable_batch_update: false,
     enable_drawing: o.bool('DrawingEnabled'),
     enable_task: o.bool('TaskEnabled'),
@@ -45,8 +48,9 @@ export function buildStatus(ctx: AppContext) {
 }
 
 export function statusRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/api/status', async () => ok(buildStatus(ctx)));
-  app.get('/api/notice', async () => ok(ctx.options.str('Notice')));
-  app.get('/api/about', async () => ok(ctx.options.str('About')));
-  app.get('/api/home_page_content', async () => ok(ctx.options.str('HomePageContent')));
+  const declare = routeDeclarer(app, authGuards(ctx));
+  declare('GET /api/status', {}, async () => ok(buildStatus(ctx)));
+  declare('GET /api/notice', {}, async () => ok(ctx.options.str('Notice')));
+  declare('GET /api/about', {}, async () => ok(ctx.options.str('About')));
+  declare('GET /api/home_page_content', {}, async () => ok(ctx.options.str('HomePageContent')));
 }

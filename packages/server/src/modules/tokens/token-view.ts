@@ -1,4 +1,5 @@
 import { TokenStatus } from '@modelgate/shared';
+import type { Token } from '@modelgate/shared/api';
 import type { TokenRow } from '../../db/schema.js';
 
 /**
@@ -13,12 +14,12 @@ export function effectiveTokenStatus(t: Pick<TokenRow, 'status' | 'expired_time'
 }
 
 /** A token as the console expects it: key without `sk-`, flags as booleans, limits as a comma string. */
-export function tokenView(t: TokenRow, now: number) {
+export function tokenView(t: TokenRow, now: number): Token {
   return {
-    id: t.id,
-    user_id: t.user_id,
+    id: Number(t.id),
+    user_id: Number(t.user_id),
     key: t.key,
-    status: effectiveTokenStatus(t, now),
+    status: Number(effectiveTokenStatus(t, now)),
     name: t.name,
     created_time: Number(t.created_time),
     accessed_time: Number(t.accessed_time),

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
+import { authGuards } from '../../http/auth.js';
 import { AppError } from '../../http/errors.js';
 import { rateLimitHook } from '../../http/rate-limit.js';
 import { ok } from '../../http/reply.js';
+import { routeDeclarer } from '../../http/schema.js';
 import { turnstileGuard } from '../../http/turnstile.js';
 import { hashPassword, randomAlnum } from './password.js';
 import { checkEmail } from './users.validate.js';
@@ -12,9 +13,6 @@ import { checkEmail } from './users.validate.js';
 /** Spec §9: a verification code is valid 3 minutes; a reset link a few minutes (15 here). */
 export const VERIFICATION_TTL_MS = 3 * 60_000;
 export const RESET_TTL_MS = 15 * 60_000;
-
-const emailQuery = z.object({ email: z.string().default('') });
-const resetBody = z.object({ email: z.string().default(''), token: z.string().default('') });
 
 /** Reference rule: an alias is a `+` (or a `.`) in the local part. */
 function isAlias(email: string): boolean {
@@ -24,6 +22,7 @@ function isAlias(email: string): boolean {
 
 /** Email verification codes, password-reset links and the reset itself (spec §7 Users). */
 export function emailRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const declare = routeDeclarer(app, authGuards(ctx));
   const critical = rateLimitHook('CT', ctx.config.rateLimits.critical, ctx.rateLimitStore);
   const turnstile = turnstileGuard(ctx);
   const o = ctx.options;
@@ -41,8 +40,8 @@ export function emailRoutes(app: FastifyInstance, ctx: AppContext): void {
     })().catch((err: unknown) => app.log.error({ err }, 'sending mail failed'));
   };
 
-  app.get('/api/verification', { preHandler: [critical, turnstile] }, async (req) => {
-    const email = emailQuery.parse(req.query).email.trim();
+  declare('GET /api/verification', { guards: [critical, turnstile] }, async (req) => {
+    const email = req.query.email.trim();
     checkEmail(email);
     if (o.bool('EmailDomainRestrictionEnabled')) {
       const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
@@ -75,8 +74,8 @@ export function emailRoutes(app: FastifyInstance, ctx: AppContext): void {
     return ok();
   });
 
-  app.get('/api/reset_password', { preHandler: [critical, turnstile] }, async (req) => {
-    const email = emailQuery.parse(req.query).email.trim();
+  declare('GET /api/reset_password', { guards: [critical, turnstile] }, async (req) => {
+    const email = req.query.email.trim();
     checkEmail(email);
     if (!ctx.mailer.configured) throw new AppError('MAIL_NOT_CONFIGURED');
     // Known or not, the answer is the same success (the reference said "not registered"); only a
@@ -95,8 +94,8 @@ export function emailRoutes(app: FastifyInstance, ctx: AppContext): void {
     return ok();
   });
 
-  app.post('/api/user/reset', { preHandler: critical }, async (req) => {
-    const { email, token } = resetBody.parse(req.body ?? {});
+  declare('POST /api/user/reset', { guards: [critical] }, async (req) => {
+    const { email, token } = req.body;
     if (!email || !token || !(await ctx.codes.consume('reset', email.trim(), token.trim()))) throw new AppError('RESET_LINK_INVALID');
     const user = await ctx.users.findForLogin(email.trim());
     if (!user) throw new AppError('RESET_LINK_INVALID');

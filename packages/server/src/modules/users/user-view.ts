@@ -1,11 +1,14 @@
+import type { SelfUser, SessionUser, User } from '@modelgate/shared/api';
 import type { UserRow } from '../../db/schema.js';
 
 /**
  * A user as the console expects it (console-api.md §5, G3): `DeletedAt` with that exact casing,
  * null when active; never the password hash. The access token is only in the owner's own view.
  */
-export function userView(row: UserRow, opts: { includeSecrets?: boolean } = {}) {
-  const view: Record<string, unknown> = {
+export function userView(row: UserRow): User;
+export function userView(row: UserRow, opts: { includeSecrets: true }): SelfUser;
+export function userView(row: UserRow, opts: { includeSecrets?: boolean } = {}): User | SelfUser {
+  const view: User = {
     id: row.id,
     username: row.username,
     display_name: row.display_name,
@@ -21,18 +24,17 @@ export function userView(row: UserRow, opts: { includeSecrets?: boolean } = {}) 
     request_count: Number(row.request_count),
     group: row.group,
     aff_code: row.aff_code ?? '',
-    aff_count: row.aff_count,
+    aff_count: Number(row.aff_count),
     aff_quota: Number(row.aff_quota),
     aff_history_quota: Number(row.aff_history),
     inviter_id: Number(row.inviter_id),
     created_at: Number(row.created_at),
     DeletedAt: row.deleted_at === null ? null : new Date(Number(row.deleted_at) * 1000).toISOString(),
   };
-  if (opts.includeSecrets) view.access_token = row.access_token ?? '';
-  return view;
+  return opts.includeSecrets ? { ...view, access_token: row.access_token ?? '' } : view;
 }
 
 /** The login answer the console stores as `localStorage.user`. */
-export function loginView(row: UserRow) {
+export function loginView(row: UserRow): SessionUser {
   return { id: row.id, username: row.username, display_name: row.display_name, role: row.role, status: row.status, group: row.group };
 }

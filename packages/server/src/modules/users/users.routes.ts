@@ -1,50 +1,27 @@
-import { GROUP_NAME_MAX_LENGTH } from '@modelgate/shared';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { caller, requireAdmin, requireUser } from '../../http/auth.js';
-import { AppError } from '../../http/errors.js';
+import { authGuards, caller } from '../../http/auth.js';
 import { rateLimitHook } from '../../http/rate-limit.js';
 import { ok, pageParams } from '../../http/reply.js';
+import { routeDeclarer } from '../../http/schema.js';
 import { turnstileGuard } from '../../http/turnstile.js';
-import { id, idParam, line, quota, role, username } from '../../http/validate.js';
 import { SESSION_COOKIE, sessionCookieOptions } from '../../http/session.js';
 import { loginView, userView } from './user-view.js';
 
-const str = z.string().optional();
-
-const registerBody = z.object({ username: username.default(''), password: z.string().default(''), password2: str, email: str, verification_code: str, aff_code: str });
-// Login takes a username or an email; NFKC so a name typed in full-width finds the stored spelling.
-const loginBody = z.object({ username: z.string().default('').transform((s) => s.normalize('NFKC')), password: z.string().default('') });
-const selfBody = z.object({ username: username.optional(), display_name: line().optional(), password: str, original_password: str });
-const createBody = z.object({ username: username.optional(), password: str, display_name: line().optional(), role: role.optional() });
-const updateBody = z.object({
-  id,
-  username: username.optional(),
-  display_name: line().optional(),
-  password: str,
-  group: line(GROUP_NAME_MAX_LENGTH).optional(),
-  email: str,
-  quota: quota.optional(),
-  add_quota: quota.optional(),
-  role: role.optional(),
-});
-const manageBody = z.object({ id, action: z.enum(['promote', 'demote', 'disable', 'enable', 'delete']) });
-
+/** `/api/user/*` (spec §7 Users); schemas in `@modelgate/shared/api` (auth.ts, users.ts). */
 export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const user = requireUser(ctx);
-  const admin = requireAdmin(ctx);
+  const declare = routeDeclarer(app, authGuards(ctx));
   const critical = rateLimitHook('CT', ctx.config.rateLimits.critical, ctx.rateLimitStore);
   const turnstile = turnstileGuard(ctx);
   const svc = ctx.usersService;
 
-  app.post('/api/user/register', { preHandler: [critical, turnstile] }, async (req) => {
-    await svc.register(registerBody.parse(req.body ?? {}));
-    return ok(undefined, '');
+  declare('POST /api/user/register', { guards: [critical, turnstile] }, async (req) => {
+    await svc.register(req.body);
+    return ok();
   });
 
-  app.post('/api/user/login', { preHandler: [critical, turnstile] }, async (req, reply) => {
-    const body = loginBody.parse(req.body ?? {});
+  declare('POST /api/user/login', { guards: [critical, turnstile] }, async (req, reply) => {
+    const body = req.body;
     const row = await svc.login(body.username, body.password);
     // A new session id at every sign-in; the session this browser held before ends.
     await ctx.sessions.revokeCookie(req.cookies?.[SESSION_COOKIE]);
@@ -53,75 +30,62 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
     return ok({ ...loginView(row), default_password: svc.isDefaultRootPassword(row, body.password) });
   });
 
-  app.get('/api/user/logout', async (req, reply) => {
+  declare('GET /api/user/logout', {}, async (req, reply) => {
     await ctx.sessions.revokeCookie(req.cookies?.[SESSION_COOKIE]);
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     return ok();
   });
 
-  app.get('/api/user/groups', async () => ok(groupsWithRatios(ctx, ctx.options.usableGroups(''))));
+  declare('GET /api/user/groups', {}, async () => ok(groupsWithRatios(ctx, ctx.options.usableGroups(''))));
 
-  app.get('/api/user/self', { preHandler: user }, async (req) => ok(userView(caller(req).row, { includeSecrets: true })));
-  app.get('/api/user/self/groups', { preHandler: user }, async (req) => {
+  declare('GET /api/user/self', {}, async (req) => ok(userView(caller(req).row, { includeSecrets: true })));
+  declare('GET /api/user/self/groups', {}, async (req) => {
     const me = caller(req);
     return ok(groupsWithRatios(ctx, ctx.options.usableGroups(me.group), me.group));
   });
-  app.put('/api/user/self', { preHandler: user }, async (req, reply) => {
-    const body = selfBody.parse(req.body ?? {});
+  declare('PUT /api/user/self', {}, async (req, reply) => {
     // The current-password check would otherwise let a stolen session guess the password freely.
-    if (body.password) await critical(req, reply);
-    await svc.updateSelf(caller(req), body);
+    if (req.body.password) await critical(req, reply);
+    await svc.updateSelf(caller(req), req.body);
     return ok();
   });
-  app.delete('/api/user/self', { preHandler: user }, async (req, reply) => {
+  declare('DELETE /api/user/self', {}, async (req, reply) => {
     await svc.deleteSelf(caller(req));
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     return ok();
   });
-  app.get('/api/user/token', { preHandler: user }, async (req) => ok(await svc.regenerateAccessToken(caller(req))));
-  app.get('/api/user/aff', { preHandler: user }, async (req) => ok(await svc.affCode(caller(req))));
-  app.post('/api/user/aff_transfer', { preHandler: user }, async (req) => {
-    const body = z.object({ quota }).parse(req.body ?? {});
-    await svc.affTransfer(caller(req), body.quota);
+  declare('GET /api/user/token', {}, async (req) => ok(await svc.regenerateAccessToken(caller(req))));
+  declare('GET /api/user/aff', {}, async (req) => ok(await svc.affCode(caller(req))));
+  declare('POST /api/user/aff_transfer', {}, async (req) => {
+    await svc.affTransfer(caller(req), req.body.quota);
     return ok();
   });
-  app.get('/api/user/models', { preHandler: user }, async (req) => {
+  declare('GET /api/user/models', {}, async (req) => {
     const me = caller(req);
     return ok(await ctx.modelsForGroups(Object.keys(ctx.options.usableGroups(me.group))));
   });
 
   // --- admin ---
-  app.get('/api/user/', { preHandler: admin }, async (req) => {
-    const { page, pageSize, offset } = pageParams(req.query as Record<string, unknown>);
+  declare('GET /api/user/', {}, async (req) => {
+    const { page, pageSize, offset } = pageParams(req.query);
     const { items, total } = await ctx.users.search({ offset, limit: pageSize });
     return ok({ items: items.map((r) => userView(r)), total, page, page_size: pageSize });
   });
-  app.get('/api/user/search', { preHandler: admin }, async (req) => {
-    const q = req.query as Record<string, string>;
+  declare('GET /api/user/search', {}, async (req) => {
+    const q = req.query;
     const { page, pageSize, offset } = pageParams(q);
     const { items, total } = await ctx.users.search({ keyword: q.keyword, group: q.group, offset, limit: pageSize });
     return ok({ items: items.map((r) => userView(r)), total, page, page_size: pageSize });
   });
-  app.get('/api/user/:id', { preHandler: admin }, async (req) => {
-    const { id } = idParam.parse(req.params);
-    return ok(userView(await svc.getForAdmin(caller(req), id)));
-  });
-  app.post('/api/user/', { preHandler: admin }, async (req) => {
-    await svc.createByAdmin(caller(req), createBody.parse(req.body ?? {}));
+  declare('GET /api/user/:id', {}, async (req) => ok(userView(await svc.getForAdmin(caller(req), req.params.id))));
+  declare('POST /api/user/', {}, async (req) => {
+    await svc.createByAdmin(caller(req), req.body);
     return ok();
   });
-  app.put('/api/user/', { preHandler: admin }, async (req) => {
-    const row = await svc.updateByAdmin(caller(req), updateBody.parse(req.body ?? {}));
-    return ok(userView(row));
-  });
-  app.post('/api/user/manage', { preHandler: admin }, async (req) => {
-    const body = manageBody.safeParse(req.body ?? {});
-    if (!body.success) throw new AppError('INVALID_ACTION');
-    return ok(await svc.manage(caller(req), body.data.id, body.data.action));
-  });
-  app.delete('/api/user/:id', { preHandler: admin }, async (req) => {
-    const { id } = idParam.parse(req.params);
-    await svc.hardDelete(caller(req), id);
+  declare('PUT /api/user/', {}, async (req) => ok(userView(await svc.updateByAdmin(caller(req), req.body))));
+  declare('POST /api/user/manage', {}, async (req) => ok(await svc.manage(caller(req), req.body.id, req.body.action)));
+  declare('DELETE /api/user/:id', {}, async (req) => {
+    await svc.hardDelete(caller(req), req.params.id);
     return ok();
   });
 }

@@ -1,5 +1,6 @@
 import { autoDisableInfo, modelsForType } from '@modelgate/shared';
 import { describe, expect, it } from 'vitest';
+import { aChannel } from '../../test/fixtures';
 import type { Channel } from './api';
 import { addCustomModels, buildChannelPayload, channelToFormValues, DEFAULT_CHANNEL_VALUES, toInt } from './channel-form';
 import { groupByTag, isTagRow, responseBand } from './channel-status';
@@ -14,12 +15,7 @@ const values = (over: Partial<typeof DEFAULT_CHANNEL_VALUES> = {}) => ({
 });
 
 function channel(over: Partial<Channel> = {}): Channel {
-  return {
-    id: 7, name: 'seven', type: 1, status: 1, key: '', openai_organization: '', test_model: '', base_url: '', other: '',
-    models: 'a,b', group: 'default,vip', model_mapping: '', status_code_mapping: '', setting: '', tag: 't', priority: 3,
-    weight: 2, auto_ban: 1, response_time: 0, test_time: 0, balance: 0, balance_updated_time: 0, used_quota: 9,
-    created_time: 1, other_info: '', ...over,
-  };
+  return aChannel(7, { name: 'seven', models: 'a,b', group: 'default,vip', tag: 't', priority: 3, weight: 2, used_quota: 9, created_time: 1, ...over });
 }
 
 describe('channel form (spec §5)', () => {

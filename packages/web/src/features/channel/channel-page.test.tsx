@@ -1,23 +1,20 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { button, popover } from '../../test/dom';
-import { fail, mockApi, ok } from '../../test/mock-api';
+import { aChannel } from '../../test/fixtures';
+import { done, fail, mockApi, ok } from '../../test/mock-api';
 import { renderApp, ROOT_USER } from '../../test/render';
 import type { Channel } from './api';
 
 function makeChannel(id: number, over: Partial<Channel> = {}): Channel {
-  return {
-    id, name: `ch-${id}`, type: 1, status: 1, key: '', openai_organization: '', test_model: '', base_url: '', other: '',
-    models: 'gpt-4o,gpt-4o-mini', group: 'default', model_mapping: '', status_code_mapping: '', setting: '', tag: '',
-    priority: 0, weight: 0, auto_ban: 1, response_time: 0, test_time: 0, balance: 0, balance_updated_time: 0,
-    used_quota: 0, created_time: 1700000000, other_info: '', ...over,
-  };
+  return aChannel(id, { name: `ch-${id}`, ...over });
 }
 
 const side = {
   'GET /api/group/': () => ok(['default', 'vip']),
   'GET /api/models': () => ok({ '1': ['gpt-4o'], '43': ['deepseek-chat', 'deepseek-reasoner'] }),
-  'GET /api/channel/models': () => ok([{ id: 'gpt-4o' }, { id: 'gpt-4o-mini' }]),
+  'GET /api/channel/models': () =>
+    ok(['gpt-4o', 'gpt-4o-mini'].map((id) => ({ id, object: 'model' as const, created: 1626777600, owned_by: 'openai' }))),
 };
 const rows = () => Array.from(document.querySelectorAll<HTMLElement>('.ant-table-tbody tr.ant-table-row'));
 
@@ -85,7 +82,7 @@ describe('channel list', () => {
       ...side,
       'GET /api/channel/': (call) =>
         ok(call.query.get('tag_mode') === 'true' ? [makeChannel(1, { tag: 'team' }), makeChannel(2, { tag: 'team', status: 2 })] : []),
-      'POST /api/channel/tag/enabled': () => ok(null),
+      'POST /api/channel/tag/enabled': () => done,
     });
     renderApp('/channel', ROOT_USER);
     await screen.findByText('暂无渠道，点击“添加渠道”接入第一个上游');
@@ -98,7 +95,7 @@ describe('channel list', () => {
 
 describe('channel drawer', () => {
   it('validates, rejects duplicate custom models and creates', async () => {
-    const server = mockApi({ ...side, 'GET /api/channel/': () => ok([]), 'POST /api/channel/': () => ok(null) });
+    const server = mockApi({ ...side, 'GET /api/channel/': () => ok([]), 'POST /api/channel/': () => done });
     renderApp('/channel/add', ROOT_USER);
     const name = await screen.findByLabelText('名称');
     fireEvent.change(name, { target: { value: 'deep' } });
@@ -127,7 +124,7 @@ describe('channel drawer', () => {
     const server = mockApi({
       ...side,
       'GET /api/channel/': () => ok([]),
-      'GET /api/channel/7': () => ok(makeChannel(7, { base_url: 'https://api.example.com' })),
+      'GET /api/channel/:id': () => ok(makeChannel(7, { base_url: 'https://api.example.com' })),
       'PUT /api/channel/': () => fail(refused),
     });
     renderApp('/channel/edit/7', { ...ROOT_USER, id: 3, username: 'admin', role: 10 });
@@ -141,7 +138,7 @@ describe('channel drawer', () => {
   });
 
   it("fetching models is only for OpenAI: 'only OpenAI interface format is supported'", async () => {
-    mockApi({ ...side, 'GET /api/channel/': () => ok([]), 'GET /api/channel/5': () => ok(makeChannel(5, { type: 43 })) });
+    mockApi({ ...side, 'GET /api/channel/': () => ok([]), 'GET /api/channel/:id': () => ok(makeChannel(5, { type: 43 })) });
     renderApp('/channel/edit/5', ROOT_USER);
     await waitFor(() => expect((screen.getByLabelText('名称') as HTMLInputElement).value).toBe('ch-5'));
     fireEvent.click(button(document, '获取模型列表'));

@@ -1,4 +1,4 @@
-import { api } from '../../lib/api';
+import { call } from '../../lib/api';
 
 export const homeKeys = {
   notice: ['home', 'notice'] as const,
@@ -9,12 +9,12 @@ export const homeKeys = {
 export const asText = (value: unknown) => (typeof value === 'string' ? value : '');
 
 export async function fetchNotice(): Promise<string> {
-  return asText(await api.get<string>('/api/notice'));
+  return asText(await call('GET /api/notice'));
 }
 
 /** Cached in localStorage (as the reference does) so a revisit paints before the request returns. */
 export async function fetchHomeContent(): Promise<string> {
-  const content = asText(await api.get<string>('/api/home_page_content'));
+  const content = asText(await call('GET /api/home_page_content'));
   localStorage.setItem('home_page_content', content);
   return content;
 }

@@ -1,27 +1,9 @@
-import { api } from '../../lib/api';
+import type { LogEntry, LogStat, Paged, User } from '@modelgate/shared/api';
+import { call } from '../../lib/api';
 
-/** A usage-log row (console-api.md §5 `/log`, G4): `channel` is the channel id; `other` a JSON string. */
-export interface LogEntry {
-  id: number;
-  created_at: number;
-  /** 1 top-up, 2 consumption, 3 admin, 4 system. */
-  type: number;
-  content: string;
-  username: string;
-  user_id: number;
-  token_name: string;
-  model_name: string;
-  quota: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  /** Seconds. */
-  use_time: number;
-  is_stream: boolean;
-  channel: number;
-  group: string;
-  other: string;
-  [key: string]: unknown;
-}
+export type { LogEntry, LogStat, Paged };
+/** The user behind a log row (admin: clicking a username). */
+export type LogUser = User;
 
 export interface LogFilters {
   /** Unix seconds. */
@@ -36,33 +18,7 @@ export interface LogFilters {
   type: number;
 }
 
-export interface Paged<T> {
-  items: T[];
-  total: number;
-  page: number;
-  page_size: number;
-}
-
-export interface LogStat {
-  quota: number;
-  rpm: number;
-  tpm: number;
-}
-
-export interface LogUser {
-  id: number;
-  username: string;
-  display_name?: string;
-  email?: string;
-  group?: string;
-  quota?: number;
-  used_quota?: number;
-  request_count?: number;
-  aff_count?: number;
-  aff_history_quota?: number;
-  inviter_id?: number;
-  [key: string]: unknown;
-}
+export const LOG_TYPES = [0, 1, 2, 3, 4] as const;
 
 export const logKeys = {
   all: ['logs'] as const,
@@ -88,11 +44,8 @@ function filterParams(filters: LogFilters, admin: boolean) {
 
 /** Paged style: 1-based `p`, `{items,total,page,page_size}`. */
 export async function fetchLogs(filters: LogFilters, admin: boolean, page: number, pageSize: number): Promise<Paged<LogEntry>> {
-  const data = await api.get<Paged<LogEntry>>(admin ? '/api/log/' : '/api/log/self/', {
-    p: page,
-    page_size: pageSize,
-    ...filterParams(filters, admin),
-  });
+  const query = { p: page, page_size: pageSize, ...filterParams(filters, admin) };
+  const data = admin ? await call('GET /api/log/', { query }) : await call('GET /api/log/self', { query, slash: true });
   return {
     items: Array.isArray(data?.items) ? data.items : [],
     total: Number(data?.total) || 0,
@@ -102,15 +55,16 @@ export async function fetchLogs(filters: LogFilters, admin: boolean, page: numbe
 }
 
 export async function fetchLogStat(filters: LogFilters, admin: boolean): Promise<LogStat> {
-  const data = await api.get<LogStat>(admin ? '/api/log/stat' : '/api/log/self/stat', filterParams(filters, admin));
+  const query = filterParams(filters, admin);
+  const data = admin ? await call('GET /api/log/stat', { query }) : await call('GET /api/log/self/stat', { query });
   return { quota: Number(data?.quota) || 0, rpm: Number(data?.rpm) || 0, tpm: Number(data?.tpm) || 0 };
 }
 
 /** Deletes rows older than `timestamp` (unix seconds); failures are reported by the caller. */
 export async function clearLogs(timestamp: number): Promise<number> {
-  return Number(await api.delete<number>('/api/log/', { params: { target_timestamp: timestamp }, silent: true })) || 0;
+  return Number(await call('DELETE /api/log/', { query: { target_timestamp: timestamp }, silent: true })) || 0;
 }
 
 export function fetchLogUser(id: number): Promise<LogUser> {
-  return api.get<LogUser>(`/api/user/${id}`);
+  return call('GET /api/user/:id', { params: { id } });
 }

@@ -8,7 +8,7 @@ import type { LogEntry } from './api';
 
 const entry: LogEntry = {
   id: 1, created_at: 1700000000, type: 2, content: 'ratio text', username: 'root', user_id: 1, token_name: 'tk',
-  model_name: 'gpt-4', quota: 240, prompt_tokens: 6, completion_tokens: 5, use_time: 150, is_stream: true, channel: 3,
+  model_name: 'gpt-4', quota: 240, prompt_tokens: 6, completion_tokens: 5, use_time: 150, is_stream: true, channel: 3, token_id: 4,
   group: 'default', other: JSON.stringify({ model_ratio: 15, completion_ratio: 2, group_ratio: 1, model_price: -1, frt: 12000, admin_info: { use_channel: ['2', '3'] } }),
 };
 const page = (items: LogEntry[]) => ok({ items, total: items.length, page: 1, page_size: 10 });
@@ -56,7 +56,7 @@ describe('usage log', () => {
   });
 
   it('users query their own log without the admin filters or columns', async () => {
-    const server = mockApi({ 'GET /api/log/self/': () => page([{ ...entry, other: '' }]), 'GET /api/log/self/stat': () => ok({ quota: 0, rpm: 0, tpm: 0 }) });
+    const server = mockApi({ 'GET /api/log/self': () => page([{ ...entry, other: '' }]), 'GET /api/log/self/stat': () => ok({ quota: 0, rpm: 0, tpm: 0 }) });
     renderApp('/log', PLAIN_USER);
     await waitFor(() => expect(rows()).toHaveLength(1));
     const query = server.find('GET', '/api/log/self/')[0].query;

@@ -1,12 +1,7 @@
-import { api } from '../../lib/api';
-import type { StoredUser } from '../../lib/storage';
-
-export interface LoginInput {
-  username: string;
-  password: string;
-}
+import type { LoginBody, LoginResult } from '@modelgate/shared/api';
+import { call } from '../../lib/api';
 
 /** The reference sends `?turnstile=` even when the check is off. */
-export function login(input: LoginInput, turnstile: string): Promise<StoredUser> {
-  return api.post<StoredUser>('/api/user/login', input, { params: { turnstile } });
+export function login(input: LoginBody, turnstile: string): Promise<LoginResult> {
+  return call('POST /api/user/login', { body: input, query: { turnstile } });
 }

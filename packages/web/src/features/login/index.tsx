@@ -8,7 +8,8 @@ import { useSession } from '../../app/session';
 import { AuthCard } from '../../components/auth-card';
 import { TurnstileWidget, useTurnstile } from '../../components/turnstile';
 import { modal, showError, showSuccess } from '../../lib/feedback';
-import { login, type LoginInput } from './api';
+import type { LoginBody } from '@modelgate/shared/api';
+import { login } from './api';
 
 // The first-start root account (DESIGN §1.5): signing in with it must warn until it is changed.
 // ModelGate's server also flags it (`default_password`); the reference console only compared input.
@@ -20,7 +21,7 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const { signIn } = useSession();
   const turnstile = useTurnstile();
-  const [form] = Form.useForm<LoginInput>();
+  const [form] = Form.useForm<LoginBody>();
 
   const expired = params.get('expired') === 'true';
   const aff = params.get('aff');
@@ -29,12 +30,12 @@ export default function LoginPage() {
   }, [aff]);
 
   const mutation = useMutation({
-    mutationFn: (input: LoginInput) => login(input, turnstile.token),
+    mutationFn: (input: LoginBody) => login(input, turnstile.token),
     onSuccess: (user, input) => {
       signIn(user);
       showSuccess(t('login.success'));
       const defaultPassword =
-        (user as { default_password?: boolean }).default_password === true ||
+        user.default_password ||
         (input.username === DEFAULT_ROOT.username && input.password === DEFAULT_ROOT.password);
       if (defaultPassword) {
         modal().error({
@@ -47,7 +48,7 @@ export default function LoginPage() {
     },
   });
 
-  const submit = (values: LoginInput) => {
+  const submit = (values: LoginBody) => {
     const input = { username: (values.username ?? '').trim(), password: values.password ?? '' };
     if (!input.username || !input.password) {
       showError(t('login.missingFields'));

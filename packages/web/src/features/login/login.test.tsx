@@ -23,7 +23,7 @@ describe('login', () => {
 
   it('signs in, stores the user and goes to /token', async () => {
     const server = mockApi({
-      'POST /api/user/login': () => ok({ id: 5, username: 'alice', display_name: 'Alice', role: 1, status: 1, group: 'default' }),
+      'POST /api/user/login': () => ok({ id: 5, username: 'alice', display_name: 'Alice', role: 1, status: 1, group: 'default', default_password: false }),
       'GET /api/token/': () => ok([]),
     });
     const { router } = renderApp('/login');
@@ -37,13 +37,13 @@ describe('login', () => {
     expect(call.query.get('turnstile')).toBe('');
     expect(JSON.parse(localStorage.getItem('user')!)).toMatchObject({ id: 5, username: 'alice' });
     // Later requests identify the user.
-    await waitFor(() => expect(server.find('GET', '/api/token/').at(-1)?.headers['New-Api-User']).toBe('5'));
+    await waitFor(() => expect(server.find('GET', '/api/token/').at(-1)?.headers['new-api-user']).toBe('5'));
     expect(screen.queryByText('您正在使用默认密码！')).toBeNull();
   });
 
   it('warns when root signs in with the default password', async () => {
     mockApi({
-      'POST /api/user/login': () => ok({ id: 1, username: 'root', role: 100, status: 1, group: 'default' }),
+      'POST /api/user/login': () => ok({ id: 1, username: 'root', display_name: 'Root User', role: 100, status: 1, group: 'default', default_password: true }),
       'GET /api/token/': () => ok([]),
     });
     renderApp('/login');

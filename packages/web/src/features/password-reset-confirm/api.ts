@@ -1,6 +1,6 @@
-import { api } from '../../lib/api';
+import { call } from '../../lib/api';
 
 /** Returns the new password the server generated (console-api.md §5). */
 export function confirmPasswordReset(email: string, token: string): Promise<string> {
-  return api.post<string>('/api/user/reset', { email, token });
+  return call('POST /api/user/reset', { body: { email, token } });
 }

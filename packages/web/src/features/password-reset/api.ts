@@ -1,5 +1,5 @@
-import { api } from '../../lib/api';
+import { call } from '../../lib/api';
 
 export function requestPasswordReset(email: string, turnstile: string): Promise<unknown> {
-  return api.get('/api/reset_password', { email, turnstile });
+  return call('GET /api/reset_password', { query: { email, turnstile } });
 }

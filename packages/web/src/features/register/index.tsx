@@ -9,7 +9,8 @@ import { useStatus } from '../../app/status';
 import { AuthCard } from '../../components/auth-card';
 import { TurnstileWidget, useTurnstile } from '../../components/turnstile';
 import { showError, showSuccess } from '../../lib/feedback';
-import { register, type RegisterInput } from './api';
+import type { RegisterBody } from '@modelgate/shared/api';
+import { register } from './api';
 import { EmailCodeFields } from './components/email-code-fields';
 import { validateRegister, type RegisterFields } from './validate';
 
@@ -30,7 +31,7 @@ export default function RegisterPage() {
   }, [aff]);
 
   const mutation = useMutation({
-    mutationFn: (input: RegisterInput) => register(input, turnstile.token),
+    mutationFn: (input: RegisterBody) => register(input, turnstile.token),
     onSuccess: () => {
       showSuccess(t('register.success'));
       navigate('/login');

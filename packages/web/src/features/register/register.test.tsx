@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_STATUS, mockApi, ok } from '../../test/mock-api';
+import { done, DEFAULT_STATUS, mockApi, ok } from '../../test/mock-api';
 import { renderApp } from '../../test/render';
 
 const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
@@ -8,7 +8,7 @@ const fill = (label: string, value: string) => fireEvent.change(screen.getByLabe
 describe('register', () => {
   it('validates, then sends every field with the stored aff code', async () => {
     localStorage.setItem('aff', 'INV42');
-    const server = mockApi({ 'POST /api/user/register': () => ok(null) });
+    const server = mockApi({ 'POST /api/user/register': () => done });
     const { router } = renderApp('/register');
     await screen.findByLabelText('用户名');
     fill('用户名', 'newbie');
@@ -38,7 +38,7 @@ describe('register', () => {
   it('asks for e-mail and code when verification is on, with a 30 s resend countdown', async () => {
     const server = mockApi({
       'GET /api/status': () => ok({ ...DEFAULT_STATUS, email_verification: true }),
-      'GET /api/verification': () => ok(null),
+      'GET /api/verification': () => done,
     });
     renderApp('/register');
     await screen.findByLabelText('邮箱');

@@ -1,22 +1,7 @@
-import { api } from '../../lib/api';
+import type { SelfUser } from '@modelgate/shared/api';
+import { call } from '../../lib/api';
 
-export interface SelfUser {
-  id: number;
-  username: string;
-  display_name: string;
-  role: number;
-  status: number;
-  email?: string;
-  group: string;
-  quota: number;
-  used_quota: number;
-  request_count: number;
-  aff_code?: string;
-  aff_count?: number;
-  aff_quota?: number;
-  aff_history_quota?: number;
-  inviter_id?: number;
-}
+export type { SelfUser };
 
 export const settingKeys = {
   self: ['user', 'self'] as const,
@@ -24,26 +9,26 @@ export const settingKeys = {
 };
 
 export function fetchSelf(): Promise<SelfUser> {
-  return api.get<SelfUser>('/api/user/self');
+  return call('GET /api/user/self');
 }
 
 export async function fetchAffCode(): Promise<string> {
-  const code = await api.get<string>('/api/user/aff');
+  const code = await call('GET /api/user/aff');
   return typeof code === 'string' ? code : '';
 }
 
 /** Replaces the account's system access token (the old one stops working). */
 export function generateAccessToken(): Promise<string> {
-  return api.get<string>('/api/user/token');
+  return call('GET /api/user/token');
 }
 
 /** The server ends the account's other sessions; this one stays signed in. */
 export function changePassword(originalPassword: string, password: string): Promise<unknown> {
-  return api.put('/api/user/self', { original_password: originalPassword, password });
+  return call('PUT /api/user/self', { body: { original_password: originalPassword, password } });
 }
 
 export function deleteSelf(): Promise<unknown> {
-  return api.delete('/api/user/self');
+  return call('DELETE /api/user/self');
 }
 
 export function inviteLink(origin: string, code: string): string {

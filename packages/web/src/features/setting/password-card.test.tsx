@@ -1,12 +1,13 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { button } from '../../test/dom';
-import { fail, mockApi, ok } from '../../test/mock-api';
+import { aSelfUser } from '../../test/fixtures';
+import { done, fail, mockApi, ok, type Handler } from '../../test/mock-api';
 import { PLAIN_USER, renderApp } from '../../test/render';
 
-const SELF = { ...PLAIN_USER, quota: 0, used_quota: 0, request_count: 0, aff_code: 'ABCD', aff_count: 0, aff_quota: 0, aff_history_quota: 0 };
+const SELF = aSelfUser(PLAIN_USER.id, { ...PLAIN_USER, aff_code: 'ABCD' });
 
-function setup(putReply: () => unknown) {
+function setup(putReply: Handler<'PUT /api/user/self'>) {
   const server = mockApi({
     'GET /api/user/self': () => ok(SELF),
     'GET /api/user/aff': () => ok('ABCD'),
@@ -26,7 +27,7 @@ const fill = (card: HTMLElement, label: string, value: string) =>
 
 describe('personal settings: change password', () => {
   it('sends the current password with the new one', async () => {
-    const server = setup(() => ok(undefined));
+    const server = setup(() => done);
     const card = await passwordCard();
     fill(card, '当前密码', 'oldpassword1');
     fill(card, '新密码', 'newpassword1');
@@ -38,7 +39,7 @@ describe('personal settings: change password', () => {
   });
 
   it('asks for the current password before calling the server', async () => {
-    const server = setup(() => ok(undefined));
+    const server = setup(() => done);
     const card = await passwordCard();
     fill(card, '新密码', 'newpassword1');
     fill(card, '确认新密码', 'newpassword1');

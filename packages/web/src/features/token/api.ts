@@ -1,43 +1,10 @@
-import { api } from '../../lib/api';
+import type { CreateTokenBody, Token, TokenBody, UpdateTokenBody, UsableGroup } from '@modelgate/shared/api';
+import { call } from '../../lib/api';
 
-export interface Token {
-  id: number;
-  name: string;
-  /** Stored and returned without the `sk-` prefix (gotcha G7). */
-  key: string;
-  /** 1 enabled, 2 disabled, 3 expired, 4 exhausted. */
-  status: number;
-  remain_quota: number;
-  unlimited_quota: boolean;
-  used_quota: number;
-  created_time: number;
-  accessed_time?: number;
-  /** Unix seconds, -1 = never. */
-  expired_time: number;
-  model_limits_enabled: boolean;
-  /** Comma-separated model names. */
-  model_limits: string;
-  allow_ips: string;
-  /** '' = the owner's group. */
-  group: string;
-  [key: string]: unknown;
-}
+export type { Token, UsableGroup };
 
-export interface TokenInput {
-  name: string;
-  remain_quota: number;
-  expired_time: number;
-  unlimited_quota: boolean;
-  model_limits_enabled: boolean;
-  model_limits: string;
-  allow_ips: string;
-  group: string;
-}
-
-export interface UsableGroup {
-  ratio: number;
-  desc: string;
-}
+/** One token's fields as the drawer sends them (the server's request schema, every field set). */
+export type TokenInput = Required<TokenBody>;
 
 export interface TokenListQuery {
   /** 1-based page in the UI; the API's `p` is 0-based. */
@@ -59,44 +26,44 @@ export const tokenKeys = {
   groups: ['user', 'self', 'groups'] as const,
 };
 
-const asArray = <T>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
+const asArray = <T>(value: T[] | null | undefined): T[] => (Array.isArray(value) ? value : []);
 
 /** List style (console-api.md §5): a plain array, `size` not `page_size`, 0-based `p`, no total. */
 export async function fetchTokens({ page, size }: TokenListQuery): Promise<Token[]> {
-  return asArray<Token>(await api.get('/api/token/', { p: page - 1, size }));
+  return asArray(await call('GET /api/token/', { query: { p: page - 1, size } }));
 }
 
 export async function searchTokens({ keyword, token }: TokenSearchQuery): Promise<Token[]> {
   // Users paste keys with the prefix they copied; the server stores them without it.
-  return asArray<Token>(await api.get('/api/token/search', { keyword, token: token.replace(/^sk-/, '') }));
+  return asArray(await call('GET /api/token/search', { query: { keyword, token: token.replace(/^sk-/, '') } }));
 }
 
 export function fetchToken(id: number): Promise<Token> {
-  return api.get<Token>(`/api/token/${id}`);
+  return call('GET /api/token/:id', { params: { id } });
 }
 
-export function createToken(input: TokenInput): Promise<unknown> {
-  return api.post('/api/token/', input);
+export function createToken(input: CreateTokenBody): Promise<unknown> {
+  return call('POST /api/token/', { body: input });
 }
 
-export function updateToken(token: TokenInput & { id: number }): Promise<unknown> {
-  return api.put('/api/token/', token);
+export function updateToken(token: UpdateTokenBody): Promise<unknown> {
+  return call('PUT /api/token/', { body: token });
 }
 
 export function setTokenStatus(id: number, status: number): Promise<Token> {
-  return api.put<Token>('/api/token/', { id, status }, { params: { status_only: true } });
+  return call('PUT /api/token/', { body: { id, status }, query: { status_only: 'true' } });
 }
 
 export function deleteToken(id: number): Promise<unknown> {
-  return api.delete(`/api/token/${id}/`);
+  return call('DELETE /api/token/:id', { params: { id }, slash: true });
 }
 
 export async function fetchUserModels(): Promise<string[]> {
-  return asArray<string>(await api.get('/api/user/models'));
+  return asArray(await call('GET /api/user/models'));
 }
 
 export async function fetchUserGroups(): Promise<Record<string, UsableGroup>> {
-  const groups = await api.get<Record<string, UsableGroup>>('/api/user/self/groups');
+  const groups = await call('GET /api/user/self/groups');
   return groups && typeof groups === 'object' ? groups : {};
 }
 

@@ -62,6 +62,8 @@ describe('tokenToFormValues', () => {
   it('splits model limits and formats expiry', () => {
     const token = {
       id: 1,
+      user_id: 1,
+      accessed_time: 0,
       name: 't',
       key: 'k',
       status: 1,

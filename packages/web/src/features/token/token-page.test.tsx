@@ -1,28 +1,12 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { button, popover } from '../../test/dom';
-import { mockApi, ok } from '../../test/mock-api';
+import { aToken } from '../../test/fixtures';
+import { done, mockApi, ok } from '../../test/mock-api';
 import { PLAIN_USER, renderApp } from '../../test/render';
 import type { Token } from './api';
 
-function makeToken(id: number, overrides: Partial<Token> = {}): Token {
-  return {
-    id,
-    name: `token-${id}`,
-    key: `key${String(id).padStart(45, '0')}`,
-    status: 1,
-    remain_quota: 500000,
-    unlimited_quota: false,
-    used_quota: 0,
-    created_time: 1700000000,
-    expired_time: -1,
-    model_limits_enabled: false,
-    model_limits: '',
-    allow_ips: '',
-    group: '',
-    ...overrides,
-  };
-}
+const makeToken = (id: number, overrides: Partial<Token> = {}): Token => aToken(id, overrides);
 
 const sideData = {
   'GET /api/user/models': () => ok(['gpt-4o', 'gpt-4o-mini']),
@@ -70,7 +54,7 @@ describe('token list', () => {
       ...sideData,
       'GET /api/token/': () => ok([makeToken(7)]),
       'PUT /api/token/': (call) => ok({ ...makeToken(7), status: (call.body as { status: number }).status }),
-      'DELETE /api/token/7/': () => ok(null),
+      'DELETE /api/token/:id': () => done,
     });
     renderApp('/token', PLAIN_USER);
     await waitFor(() => expect(rows()).toHaveLength(1));
@@ -122,7 +106,7 @@ describe('token list', () => {
 
 describe('token drawer', () => {
   async function openCreate() {
-    const server = mockApi({ ...sideData, 'GET /api/token/': () => ok([]), 'POST /api/token/': () => ok(null) });
+    const server = mockApi({ ...sideData, 'GET /api/token/': () => ok([]), 'POST /api/token/': (call) => ok(aToken(1, { name: call.body?.name })) });
     renderApp('/token', PLAIN_USER);
     fireEvent.click(await waitFor(() => button(document, '添加令牌')));
     await screen.findByLabelText('名称');
@@ -184,7 +168,7 @@ describe('token drawer', () => {
     const server = mockApi({
       ...sideData,
       'GET /api/token/': () => ok([token]),
-      'GET /api/token/3': () => ok(token),
+      'GET /api/token/:id': () => ok(token),
       'PUT /api/token/': () => ok(token),
     });
     renderApp('/token', PLAIN_USER);

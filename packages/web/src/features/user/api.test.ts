@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { aUser } from '../../test/fixtures';
 import { applyManageResult, isCancelled, type ManagedUser } from './api';
 
-const base: ManagedUser = {
-  id: 2,
-  username: 'bob',
-  display_name: 'Bob',
-  role: 1,
-  status: 1,
-  group: 'default',
-  quota: 0,
-  used_quota: 0,
-  request_count: 0,
-  DeletedAt: null,
-};
+const base: ManagedUser = aUser(2, { username: 'bob', display_name: 'Bob' });
 
 describe('applyManageResult', () => {
   it('takes the status and role the server returned', () => {

@@ -1,35 +1,9 @@
-import { api } from '../../lib/api';
+import type { CreateUserBody, ManageAction, Paged, UpdateUserBody, User } from '@modelgate/shared/api';
+import { call } from '../../lib/api';
 
-export interface ManagedUser {
-  id: number;
-  username: string;
-  display_name: string;
-  role: number;
-  /** 1 active, 2 banned, 3 cannot be enabled (spec §3). */
-  status: number;
-  email?: string;
-  group: string;
-  quota: number;
-  used_quota: number;
-  request_count: number;
-  aff_count?: number;
-  aff_history_quota?: number;
-  inviter_id?: number;
-  github_id?: string;
-  wechat_id?: string;
-  telegram_id?: string;
-  linux_do_id?: string;
-  /** Exact casing from the reference (gotcha G3); set means the account was cancelled. */
-  DeletedAt?: string | null;
-  [key: string]: unknown;
-}
-
-export interface Paged<T> {
-  items: T[];
-  total: number;
-  page: number;
-  page_size: number;
-}
+/** A user as the admin screens see it (`DeletedAt` set means the account was cancelled, G3). */
+export type ManagedUser = User;
+export type { ManageAction, Paged };
 
 export interface UserQuery {
   keyword: string;
@@ -37,8 +11,6 @@ export interface UserQuery {
   page: number;
   pageSize: number;
 }
-
-export type ManageAction = 'promote' | 'demote' | 'enable' | 'disable' | 'delete';
 
 export const userKeys = {
   all: ['users'] as const,
@@ -51,8 +23,8 @@ export async function fetchUsers(query: UserQuery): Promise<Paged<ManagedUser>> 
   const paging = { p: query.page, page_size: query.pageSize };
   const data =
     query.keyword || query.group
-      ? await api.get<Paged<ManagedUser>>('/api/user/search', { keyword: query.keyword, group: query.group, ...paging })
-      : await api.get<Paged<ManagedUser>>('/api/user/', paging);
+      ? await call('GET /api/user/search', { query: { keyword: query.keyword, group: query.group, ...paging } })
+      : await call('GET /api/user/', { query: paging });
   return {
     items: Array.isArray(data?.items) ? data.items : [],
     total: Number(data?.total) || 0,
@@ -62,25 +34,21 @@ export async function fetchUsers(query: UserQuery): Promise<Paged<ManagedUser>> 
 }
 
 export function fetchUser(id: number): Promise<ManagedUser> {
-  return api.get<ManagedUser>(`/api/user/${id}`);
+  return call('GET /api/user/:id', { params: { id } });
 }
 
-export interface NewUser {
-  username: string;
-  display_name: string;
-  password: string;
-}
+export type NewUser = Required<Pick<CreateUserBody, 'username' | 'display_name' | 'password'>>;
 
 export function createUser(user: NewUser): Promise<unknown> {
-  return api.post('/api/user/', user);
+  return call('POST /api/user/', { body: user });
 }
 
-export function updateUser(user: ManagedUser & { password: string }): Promise<unknown> {
-  return api.put('/api/user/', user);
+export function updateUser(user: UpdateUserBody): Promise<unknown> {
+  return call('PUT /api/user/', { body: user });
 }
 
 export function manageUser(id: number, action: ManageAction): Promise<{ status: number; role: number }> {
-  return api.post<{ status: number; role: number }>('/api/user/manage', { id, action });
+  return call('POST /api/user/manage', { body: { id, action } });
 }
 
 /** The row after a manage action: delete marks it cancelled; others take the returned status and role. */
@@ -98,7 +66,7 @@ export function applyManageResult(
   };
 }
 
-export function isCancelled(user: Pick<ManagedUser, 'DeletedAt'>): boolean {
+export function isCancelled(user: Partial<Pick<ManagedUser, 'DeletedAt'>>): boolean {
   // Loose check on purpose: a server that omits the key must not make every row look deleted (G3).
   return user.DeletedAt != null;
 }

@@ -1,27 +1,13 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { button, buttons, popover } from '../../test/dom';
-import { mockApi, ok, status } from '../../test/mock-api';
+import { aUser } from '../../test/fixtures';
+import { done, mockApi, ok, status } from '../../test/mock-api';
 import { renderApp, ROOT_USER } from '../../test/render';
 import type { ManagedUser } from './api';
 
 function makeUser(id: number, overrides: Partial<ManagedUser> = {}): ManagedUser {
-  return {
-    id,
-    username: `user${id}`,
-    display_name: `User ${id}`,
-    role: 1,
-    status: 1,
-    group: 'default',
-    quota: 1_000_000,
-    used_quota: 250_000,
-    request_count: 12345,
-    aff_count: 0,
-    aff_history_quota: 0,
-    inviter_id: 0,
-    DeletedAt: null,
-    ...overrides,
-  };
+  return aUser(id, { quota: 1_000_000, used_quota: 250_000, request_count: 12345, ...overrides });
 }
 
 const paged = (items: ManagedUser[], page = 1, pageSize = 10, total = items.length) =>
@@ -66,10 +52,10 @@ describe('user management', () => {
       'GET /api/user/': () => paged([makeUser(2)]),
       'GET /api/group/': () => ok([]),
       'POST /api/user/manage': (call) => {
-        const { action } = call.body as { action: string };
+        const action = call.body?.action;
         if (action === 'disable') return ok({ status: 2, role: 1 });
         if (action === 'promote') return ok({ status: 2, role: 10 });
-        return ok(null);
+        return ok({ status: 2, role: 10 });
       },
     });
     renderApp('/user', ROOT_USER);
@@ -109,9 +95,9 @@ describe('user management', () => {
     const server = mockApi({
       'GET /api/user/': () => paged([makeUser(2)]),
       'GET /api/group/': () => ok(['default', 'vip']),
-      'POST /api/user/': () => ok(null),
-      'GET /api/user/2': () => ok(full),
-      'PUT /api/user/': () => ok(null),
+      'POST /api/user/': () => done,
+      'GET /api/user/:id': () => ok(full),
+      'PUT /api/user/': () => ok(full),
     });
     renderApp('/user', ROOT_USER);
     fireEvent.click(await waitFor(() => button(document, '添加用户')));

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { resource, type RouteContract } from './contract.js';
+import { openAIError } from './envelope.js';
+
+/**
+ * The OpenAI-compatible relay (`/v1`). These schemas document the wire format for the OpenAPI
+ * document; the relay itself reads the raw bytes (one JSON.parse, bytes forwarded unchanged when
+ * nothing must change) and checks only the fields it uses, so unknown fields always pass through.
+ */
+const message = z.looseObject({ role: z.string(), content: z.unknown() });
+const maxTokens = z.number().int().min(0).optional();
+
+export const chatCompletionBody = z
+  .looseObject({
+    model: z.string(),
+    messages: z.array(message).min(1),
+    stream: z.boolean().optional(),
+    stream_options: z.looseObject({ include_usage: z.boolean().optional() }).optional(),
+    max_tokens: maxTokens,
+    max_completion_tokens: maxTokens,
+    temperature: z.number().optional(),
+  })
+  .meta({ id: 'ChatCompletionRequest' });
+export const completionBody = z.looseObject({ model: z.string(), prompt: z.unknown(), stream: z.boolean().optional(), max_tokens: maxTokens });
+export const embeddingBody = z.looseObject({ model: z.string(), input: z.unknown() });
+export const moderationBody = z.looseObject({ model: z.string().optional(), input: z.unknown() });
+export const imageBody = z.looseObject({
+  model: z.string().optional(),
+  prompt: z.string(),
+  n: z.number().int().min(1).max(10).optional(),
+  size: z.string().optional(),
+  quality: z.string().optional(),
+});
+export const speechBody = z.looseObject({ model: z.string(), input: z.string(), voice: z.string().optional() });
+export const audioUploadBody = z.object({ file: z.string().meta({ format: 'binary' }), model: z.string(), response_format: z.string().optional() });
+
+const usage = z.looseObject({ prompt_tokens: z.number().int(), completion_tokens: z.number().int().optional(), total_tokens: z.number().int() });
+/** Non-stream answer; with `stream: true` the answer is `text/event-stream` chunks ending in `data: [DONE]`. */
+export const chatCompletion = z
+  .looseObject({ id: z.string(), object: z.string(), created: z.number().int(), model: z.string(), choices: z.array(z.looseObject({ index: z.number().int() })), usage: usage.optional() })
+  .meta({ id: 'ChatCompletion' });
+const completion = z.looseObject({ id: z.string(), object: z.string(), created: z.number().int(), model: z.string(), choices: z.array(z.looseObject({})), usage: usage.optional() });
+const embeddings = z.looseObject({ object: z.literal('list'), data: z.array(z.looseObject({ embedding: z.unknown(), index: z.number().int() })), model: z.string(), usage });
+const moderation = z.looseObject({ id: z.string(), model: z.string(), results: z.array(z.unknown()) });
+const images = z.looseObject({ created: z.number().int(), data: z.array(z.looseObject({ url: z.string().optional(), b64_json: z.string().optional() })) });
+const transcription = z.looseObject({ text: z.string() });
+
+export const modelObject = z
+  .object({
+    id: z.string(),
+    object: z.literal('model'),
+    created: z.number().int(),
+    owned_by: z.string(),
+    permission: z.array(z.unknown()),
+    root: z.string(),
+    parent: z.null(),
+  })
+  .meta({ id: 'Model' });
+export const modelList = z.object({ object: z.literal('list'), success: z.literal(true), data: z.array(modelObject) });
+
+const billingSubscription = z.object({
+  object: z.literal('billing_subscription'),
+  has_payment_method: z.boolean(),
+  soft_limit_usd: z.number(),
+  hard_limit_usd: z.number(),
+  system_hard_limit_usd: z.number(),
+  access_until: z.number().int(),
+});
+/** Used quota in cents of a dollar (or in quota units when the site does not display currency). */
+const billingUsage = z.object({ object: z.literal('list'), total_usage: z.number() });
+
+const errors = { default: openAIError } as const;
+const relayCall = (summary: string, body: z.ZodType, response: z.ZodType, extra: Partial<RouteContract> = {}) =>
+  ({ auth: 'token', summary, body, response, responses: errors, ...extra }) as const;
+const notImplemented = (summary: string) => ({ auth: 'token', summary, responses: { 501: openAIError, default: openAIError } }) as const;
+
+export const relayRoutes = resource('relay', {
+  'OPTIONS /v1/*': { auth: 'public', summary: 'CORS preflight for browser clients', responses: { 204: z.null().meta({ description: 'No content' }) } },
+  'POST /v1/chat/completions': relayCall('Chat completion (stream with `stream: true`)', chatCompletionBody, chatCompletion),
+  'POST /v1/completions': relayCall('Text completion', completionBody, completion),
+  'POST /v1/embeddings': relayCall('Embeddings', embeddingBody, embeddings),
+  'POST /v1/engines/:model/embeddings': relayCall('Embeddings with the model in the path', embeddingBody.partial({ model: true }), embeddings, {
+    params: z.object({ model: z.string() }),
+  }),
+  'POST /v1/moderations': relayCall('Moderation', moderationBody, moderation),
+  'POST /v1/images/generations': relayCall('Image generation', imageBody, images),
+  'POST /v1/audio/speech': relayCall('Text to speech (answers audio bytes)', speechBody, z.string().meta({ format: 'binary' })),
+  'POST /v1/audio/transcriptions': relayCall('Speech to text', audioUploadBody, transcription, { consumes: ['multipart/form-data'] }),
+  'POST /v1/audio/translations': relayCall('Speech to English text', audioUploadBody, transcription, { consumes: ['multipart/form-data'] }),
+  'GET /v1/models': { auth: 'token', summary: 'Models the token may call', response: modelList, responses: errors },
+  'GET /v1/models/:model': { auth: 'token', summary: 'One model', params: z.object({ model: z.string() }), response: modelObject, responses: errors },
+  'POST /v1/images/edits': notImplemented('Not implemented'),
+  'POST /v1/images/variations': notImplemented('Not implemented'),
+  'GET /v1/files': notImplemented('Not implemented'),
+  'POST /v1/files': notImplemented('Not implemented'),
+  'GET /v1/files/*': notImplemented('Not implemented'),
+  'DELETE /v1/files/*': notImplemented('Not implemented'),
+  'GET /v1/fine-tunes': notImplemented('Not implemented'),
+  'POST /v1/fine-tunes': notImplemented('Not implemented'),
+  'GET /v1/fine-tunes/*': notImplemented('Not implemented'),
+  'POST /v1/fine-tunes/*': notImplemented('Not implemented'),
+  'DELETE /v1/fine-tunes/*': notImplemented('Not implemented'),
+  'DELETE /v1/models/:model': { ...notImplemented('Not implemented'), params: z.object({ model: z.string() }) },
+  'GET /dashboard/billing/subscription': { auth: 'token', summary: 'The spending limit in dollars (OpenAI dashboard format)', response: billingSubscription, responses: errors },
+  'GET /v1/dashboard/billing/subscription': { auth: 'token', summary: 'The spending limit in dollars (OpenAI dashboard format)', response: billingSubscription, responses: errors },
+  'GET /dashboard/billing/usage': { auth: 'token', summary: 'Usage in cents (OpenAI dashboard format)', response: billingUsage, responses: errors },
+  'GET /v1/dashboard/billing/usage': { auth: 'token', summary: 'Usage in cents (OpenAI dashboard format)', response: billingUsage, responses: errors },
+});
+export type ModelObject = z.infer<typeof modelObject>;
