@@ -47,11 +47,9 @@ const ENTITY_TYPE =
  * Each entry must still exist (the test fails when one is gone, so this list only shrinks).
  */
 const PENDING_API_TYPES: Record<string, readonly string[]> = {
-  'features/log/api.ts': ['LogEntry', 'Paged', 'LogStat', 'LogUser'],
-  'features/channel/api.ts': ['Channel'],
-  'features/user/api.ts': ['ManagedUser', 'Paged', 'NewUser'],
-  'features/setting/api.ts': ['SelfUser'],
-  'features/token/api.ts': ['Token', 'TokenInput', 'UsableGroup'],
+  'features/log/api.ts': ['LogUser'],
+  'features/user/api.ts': ['ManagedUser', 'NewUser'],
+  'features/token/api.ts': ['TokenInput'],
   'lib/api.ts': ['Envelope'],
   'lib/storage.ts': ['StoredUser', 'SiteStatus'],
 };

@@ -18,8 +18,6 @@ export interface LogFilters {
   type: number;
 }
 
-export const LOG_TYPES = [0, 1, 2, 3, 4] as const;
-
 export const logKeys = {
   all: ['logs'] as const,
   list: (admin: boolean, filters: LogFilters, page: number, pageSize: number) =>
