@@ -184,7 +184,7 @@ describe.skipIf(!kinds.length).each(cases)('two masters starting at once on an e
       const [one] = started.map((r) => (r as PromiseFulfilledResult<NodeProcess>).value);
       expect((await rootClient(one!.url)).userId).toBe(1);
     } finally {
-      await Promise.all(started.map((r) => (r.status === 'fulfilled' ? r.value.stop() : undefined)));
+      await Promise.all(started.flatMap((r) => (r.status === 'fulfilled' ? [r.value.stop()] : [])));
       await database.drop();
     }
   });

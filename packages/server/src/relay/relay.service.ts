@@ -1,4 +1,4 @@
-import { langFromHeader, TokenStatus } from '@modelgate/shared';
+import { langFromHeader } from '@modelgate/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { request as undiciRequest } from 'undici';

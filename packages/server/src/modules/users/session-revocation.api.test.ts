@@ -75,7 +75,7 @@ describe.each(testDbKinds())('ending sessions on %s', (kind) => {
   it('a password reset by email link ends every session of the user', async () => {
     const a = await newUser(srv.url, 'resetme');
     await srv.ctx.users.update(a.userId!, { email: 'resetme@example.com' });
-    srv.ctx.codes.put('reset', 'resetme@example.com', 'a'.repeat(32), 60_000);
+    await srv.ctx.codes.put('reset', 'resetme@example.com', 'a'.repeat(32), 60_000);
     const r = await new ApiClient(srv.url).post('/api/user/reset', { email: 'resetme@example.com', token: 'a'.repeat(32) });
     expect(r.body.success).toBe(true);
     expect((await a.get('/api/user/self')).status).toBe(401);

@@ -80,7 +80,7 @@ describe.each(testDbKinds())('accounts on %s', (kind) => {
     await root.put('/api/option/', { key: 'EmailVerificationEnabled', value: 'true' });
     const c = new ApiClient(srv.url);
     expect((await c.post('/api/user/register', { username: 'verif', password: 'password123' })).body.message).toMatch(/verification/);
-    srv.ctx.codes.put('email', 'v@example.com', 'abc123', 60_000);
+    await srv.ctx.codes.put('email', 'v@example.com', 'abc123', 60_000);
     expect((await c.post('/api/user/register', { username: 'verif', password: 'password123', email: 'v@example.com', verification_code: 'nope' })).body.message).toMatch(/incorrect or expired/);
     expect((await c.post('/api/user/register', { username: 'verif', password: 'password123', email: 'v@example.com', verification_code: 'abc123' })).body.success).toBe(true);
     await root.put('/api/option/', { key: 'EmailVerificationEnabled', value: 'false' });

@@ -43,7 +43,7 @@ export default function LoginPage() {
           centered: true,
         });
       }
-      navigate('/token');
+      void navigate('/token');
     },
   });
 

@@ -33,7 +33,7 @@ export default function RegisterPage() {
     mutationFn: (input: RegisterInput) => register(input, turnstile.token),
     onSuccess: () => {
       showSuccess(t('register.success'));
-      navigate('/login');
+      void navigate('/login');
     },
   });
 
