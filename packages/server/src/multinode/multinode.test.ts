@@ -6,7 +6,7 @@ import { isolatedRedisUrl, multiNodeDbKinds, startCluster, startNode, type NodeP
 import { addChannel } from '../test-support/relay-fixtures.js';
 
 /**
- * Two real server processes over one database and one Redis (DESIGN.md §9 "Shared state"):
+ * Two real server processes over one database and one Redis (docs/architecture.md#several-nodes):
  * whatever one node writes is in force on the other within a second, codes made on one are
  * accepted once on the other, and one node runs each background job.
  */
