@@ -1,7 +1,13 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     projects: ['packages/*/vitest.config.ts'],
+    // Test files run in parallel, each with its own servers and database pools; on a large machine
+    // Vitest's default (one worker per core) multiplied them past a shared PostgreSQL's
+    // max_connections. At most 4 workers × up to 3 servers per file × TEST_POOL_SIZE (4,
+    // packages/server/src/test-support/test-db.ts) stays well under 60 connections.
+    maxWorkers: Math.min(4, Math.max(1, availableParallelism() - 1)),
   },
 });

@@ -1,4 +1,4 @@
-// The floor (DESIGN.md §7): a bare node:http + undici Pool pass-through proxy. Request body
+// The floor (docs/architecture.md#performance-budgets): a bare node:http + undici Pool pass-through proxy. Request body
 // buffered, response relayed with a plain write loop. No Node gateway can beat this on a machine.
 import http from 'node:http';
 import { Pool } from 'undici';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Management API budget (DESIGN.md §7): `GET /api/log/` and `/api/log/stat` p95 ≤ 100 ms on
+ * Management API budget (docs/performance.md#budgets): `GET /api/log/` and `/api/log/stat` p95 ≤ 100 ms on
  * 1 000 000 log rows, for the console's typical queries. Seeds the rows server-side in one
  * statement (a recursive CTE on SQLite, generate_series on PostgreSQL), starts the built server on
  * that database and times the real HTTP calls.

@@ -2,8 +2,8 @@
 /**
  * `npm run bench`: ModelGate vs the floor (bare node:http + undici pass-through) vs direct, all
  * against the same fake OpenAI upstream on loopback, each server in its own process. Targets
- * alternate inside the run (see lib/measure.mjs) and one side-by-side table gives the DESIGN.md §7
- * ratios. Bounded to under three minutes (plus ~1 min with --logs).
+ * alternate inside the run (see lib/measure.mjs) and one side-by-side table gives the ratios the
+ * budgets are written in (docs/performance.md#budgets). Bounded to under three minutes (plus ~1 min with --logs).
  *
  *   BENCH_SECONDS=5 BENCH_ROUNDS=3   each throughput slice, and how many interleaved rounds
  *   BENCH_LATENCY_N=2000 BENCH_STREAM_N=300 BENCH_STREAMS=1000

@@ -8,7 +8,7 @@ import { DbJobLocks, RedisJobLocks, type JobLocks } from './job-locks.js';
 import { DbSharedStore, RedisSharedStore, type SharedStore } from './shared-store.js';
 
 /**
- * Everything that makes nodes agree (DESIGN.md §9 "Shared state"): the shared key-value store,
+ * Everything that makes nodes agree (docs/architecture.md#several-nodes): the shared key-value store,
  * job locks with the scheduler that uses them, and the cache-invalidation bus. Backed by Redis
  * when REDIS_CONN_STRING is set, else by the database (and, for invalidation, by cache TTLs).
  */

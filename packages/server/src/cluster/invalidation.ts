@@ -23,7 +23,7 @@ function parse(raw: string): Invalidation | undefined {
 }
 
 /**
- * Cache invalidation across nodes over Redis pub/sub (DESIGN.md §9). `publish` applies the change
+ * Cache invalidation across nodes over Redis pub/sub (docs/architecture.md#several-nodes). `publish` applies the change
  * on this node at once and sends it to every node (this one included: applying twice is harmless).
  * The subscriber is a second connection; ioredis reconnects and re-subscribes it after an outage,
  * and because messages sent meanwhile are lost, every cache is dropped on each reconnect. Nodes

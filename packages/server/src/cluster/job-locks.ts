@@ -3,7 +3,7 @@ import type { Db } from '../db/client.js';
 import { insertIgnore } from '../db/dialect.js';
 
 /**
- * Named leases so one node runs each background job (DESIGN.md §9). A lock is held by `owner`
+ * Named leases so one node runs each background job (docs/architecture.md#several-nodes). A lock is held by `owner`
  * (this process) until it expires or is released; only the owner can extend or release it, and
  * the owner may re-acquire a lock it still holds. Redis when configured, else the database.
  */

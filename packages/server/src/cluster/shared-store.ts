@@ -4,7 +4,7 @@ import type { Db } from '../db/client.js';
 import { upsert } from '../db/dialect.js';
 
 /**
- * Short-lived values every node must see (DESIGN.md §9): verification codes, password-reset
+ * Short-lived values every node must see (docs/architecture.md#several-nodes): verification codes, password-reset
  * tokens, OAuth states. Redis when configured, else the database. Keys are namespaced by the
  * caller (`code:email:<address>`, `oauth:<state>`); values are strings.
  */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseIpList } from '../http/ip-list.js';
 
 /**
- * Environment, parsed once into a frozen object (DESIGN.md §3). Names and meanings follow the
+ * Environment, parsed once into a frozen object (docs/architecture.md#configuration). Names and meanings follow the
  * reference (server-behaviour.md §10) so existing deployments keep their settings.
  */
 export interface Config {

@@ -53,7 +53,7 @@ describe.each(testDbKinds())('server-side sessions on %s', (kind) => {
     expect(row.user_agent.startsWith('agent/')).toBe(true);
     expect(row.ip).toBe('127.0.0.1');
 
-    const plain = await (await fetch(`${srv.url}/api/user/login`, {
+    const plain = (await fetch(`${srv.url}/api/user/login`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ username: 'cookie1', password: 'password123' }),

@@ -30,7 +30,7 @@ export interface PeriodicOptions {
 }
 
 /**
- * Background jobs that run on one node at a time (DESIGN.md §9). `runExclusive` runs a function
+ * Background jobs that run on one node at a time (docs/architecture.md#several-nodes). `runExclusive` runs a function
  * under a named lock, renewing the lock while the function runs; `every` runs a function
  * periodically under its lock, logs a failure with the job name and node id, and retries on the
  * next tick. The lock of a periodic job is kept for one period after a successful run, so the node

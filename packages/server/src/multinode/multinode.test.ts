@@ -6,7 +6,7 @@ import { isolatedRedisUrl, multiNodeDbKinds, startCluster, startNode, type NodeP
 import { addChannel } from '../test-support/relay-fixtures.js';
 
 /**
- * Two real server processes over one database and one Redis (DESIGN.md §9 "Shared state"):
+ * Two real server processes over one database and one Redis (docs/architecture.md#several-nodes):
  * whatever one node writes is in force on the other within a second, codes made on one are
  * accepted once on the other, and one node runs each background job.
  */
@@ -184,7 +184,7 @@ describe.skipIf(!kinds.length).each(cases)('two masters starting at once on an e
       const [one] = started.map((r) => (r as PromiseFulfilledResult<NodeProcess>).value);
       expect((await rootClient(one!.url)).userId).toBe(1);
     } finally {
-      await Promise.all(started.map((r) => (r.status === 'fulfilled' ? r.value.stop() : undefined)));
+      await Promise.all(started.flatMap((r) => (r.status === 'fulfilled' ? [r.value.stop()] : [])));
       await database.drop();
     }
   });

@@ -11,7 +11,7 @@ import { freePort } from '../test-support/multinode.js';
 import { addChannel } from '../test-support/relay-fixtures.js';
 
 /**
- * DESIGN.md §1.2 under a real crash: the server runs as its own process on a SQLite file, is
+ * Money is exact (docs/architecture.md#the-ledger) under a real crash: the server runs as its own process on a SQLite file, is
  * SIGKILLed in the middle of streaming and non-stream load, and restarted on the same file.
  */
 const ROOT = path.resolve(import.meta.dirname, '../../../..');

@@ -15,6 +15,14 @@ export function testDbKinds(): SqlKind[] {
   return kinds;
 }
 
+/**
+ * Connections one server (or one openDb) may hold in a test database. Production's default of 50 per
+ * process let a parallel run exhaust a PostgreSQL shared with other clients (max_connections=100):
+ * the budget is workers (root vitest.config.ts, at most 4) × servers alive at once in a file (up
+ * to 3: a two-node cluster plus a direct handle) × this pool, which stays well under 60.
+ */
+export const TEST_POOL_SIZE = 4;
+
 export interface TestDatabase {
   env: Record<string, string>;
   drop(): Promise<void>;
@@ -39,7 +47,7 @@ export async function createTestDatabase(kind: SqlKind): Promise<TestDatabase> {
     const url = new URL(process.env.TEST_PG_URL!);
     url.pathname = `/${name}`;
     return {
-      env: { SQL_DSN: url.toString() },
+      env: { SQL_DSN: url.toString(), SQL_MAX_OPEN_CONNS: String(TEST_POOL_SIZE) },
       drop: async () => {
         const c = new pg.default.Client({ connectionString: process.env.TEST_PG_URL });
         await c.connect();
@@ -63,7 +71,7 @@ export async function createTestDatabase(kind: SqlKind): Promise<TestDatabase> {
   const url = new URL(process.env.TEST_MYSQL_URL!);
   url.pathname = `/${name}`;
   return {
-    env: { SQL_DSN: url.toString() },
+    env: { SQL_DSN: url.toString(), SQL_MAX_OPEN_CONNS: String(TEST_POOL_SIZE) },
     drop: async () => {
       const c = await mysql.createConnection(process.env.TEST_MYSQL_URL!);
       await c.query(`DROP DATABASE IF EXISTS ${name}`);

@@ -14,7 +14,8 @@ export function LinkButton({ to, onClick, ...props }: Omit<ButtonProps, 'href'> 
     // Let the browser handle new-tab / new-window clicks.
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
-    navigate(to);
+    // The router reports a failed navigation on its error route; there is nothing to await here.
+    void navigate(to);
   };
   return <Button {...props} href={href} onClick={handleClick} />;
 }

@@ -3,7 +3,7 @@ import type { SqlKind } from '../../config/config.js';
 import { defaultZero } from './column-types.js';
 
 /**
- * The relay's reservation ledger (DESIGN.md §1.2). A row exists only between reserve and settle:
+ * The relay's reservation ledger (docs/architecture.md#the-ledger). A row exists only between reserve and settle:
  * settle deletes it in the same transaction that charges and writes the consume log, so after a
  * crash the table holds exactly the reservations to give back, and start-up releases them.
  */

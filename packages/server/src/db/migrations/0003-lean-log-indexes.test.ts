@@ -38,7 +38,9 @@ describe.each(testDbKinds())('migration 0003 on %s', (kind) => {
 
   it('keeps the reservation ledger working (SQLite: rebuilt WITHOUT ROWID, rows kept)', async () => {
     await handle.db.insertInto('reservations').values({ request_id: 'r-1', user_id: 1, token_id: 2, user_amount: 3, token_amount: 4, created_at: 5 }).execute();
-    await expect(handle.db.insertInto('reservations').values({ request_id: 'r-1' }).execute()).rejects.toThrow();
+    // A complete row, so only the duplicate request_id can be the reason it is refused.
+    const again = { request_id: 'r-1', user_id: 9, token_id: 9, user_amount: 1, token_amount: 1, created_at: 6 };
+    await expect(handle.db.insertInto('reservations').values(again).execute()).rejects.toThrow();
     expect(await handle.db.selectFrom('reservations').selectAll().execute()).toEqual([{ request_id: 'r-1', user_id: 1, token_id: 2, user_amount: 3, token_amount: 4, created_at: 5, node_id: '', lease_until: 0 }]);
     if (kind === 'sqlite') {
       const ddl = await sql<{ sql: string }>`SELECT sql FROM sqlite_master WHERE name = 'reservations'`.execute(handle.db);

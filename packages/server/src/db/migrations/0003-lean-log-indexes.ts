@@ -3,7 +3,7 @@ import type { SqlKind } from '../../config/config.js';
 import { defaultZero } from './column-types.js';
 
 /**
- * Fewer indexes on the two tables every relayed request writes (DESIGN.md §1.3, docs/performance.md).
+ * Fewer indexes on the two tables every relayed request writes (docs/architecture.md#principles, docs/performance.md).
  *
  * logs: every consume row is inserted inside the settle transaction, so each secondary index is
  * paid on the hot path. idx_logs_token_id served no query at all. On SQLite the log screens'

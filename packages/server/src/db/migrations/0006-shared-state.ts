@@ -3,7 +3,7 @@ import type { SqlKind } from '../../config/config.js';
 import { TEXT } from './column-types.js';
 
 /**
- * Multi-node state without Redis (DESIGN.md §9 "Shared state"): short-lived values such as
+ * Multi-node state without Redis (docs/architecture.md#several-nodes): short-lived values such as
  * verification codes and OAuth states (`shared_state`, expired rows removed lazily and by a
  * periodic cleanup), and job locks so one node runs each background job (`job_locks`).
  * Times are Unix milliseconds.

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Db } from '../../db/client.js';
 import { insertReturningId } from '../../db/client.js';
 import type { NewUser, UserRow, UserUpdate } from '../../db/schema.js';

@@ -1,5 +1,5 @@
 /**
- * The adapter contract (DESIGN.md §4). An adapter knows one kind of upstream: where to send a
+ * The adapter contract (docs/architecture.md#adapters). An adapter knows one kind of upstream: where to send a
  * request, which headers authenticate it, which body rewrites its wire format needs, and how to read
  * its errors and usage. It never touches the client socket, the database or billing.
  */

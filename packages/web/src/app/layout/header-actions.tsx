@@ -57,7 +57,7 @@ function UserMenu() {
     await signOut();
     // Another user may sign in next in this tab: drop everything cached for this one.
     queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'status' });
-    navigate('/login');
+    await navigate('/login');
   };
 
   return (

@@ -52,10 +52,13 @@ export function useSideNavCollapse(narrow: boolean) {
     if (!touched.current) setCollapsed(defaultCollapsed || narrow);
   }, [defaultCollapsed, narrow]);
 
-  // On phones the overlay closes once the user picked a destination.
-  useEffect(() => {
+  // On phones the overlay closes once the user picked a destination. Adjusted while rendering
+  // rather than in an effect, so the open overlay is never painted over the new page.
+  const [seen, setSeen] = useState({ pathname, narrow });
+  if (seen.pathname !== pathname || seen.narrow !== narrow) {
+    setSeen({ pathname, narrow });
     if (narrow) setCollapsed(true);
-  }, [pathname, narrow]);
+  }
 
   const set = useCallback((value: boolean) => {
     touched.current = true;

@@ -37,7 +37,7 @@ export default function ChannelPage() {
         selectedCount={list.selected?.length ?? 0}
         busy={actions.busyBulk}
         onSearch={list.setSearch}
-        onAdd={() => navigate('/channel/add')}
+        onAdd={() => void navigate('/channel/add')}
         onTestAll={() => actions.bulk('testAll')}
         onUpdateBalances={() => actions.bulk('updateBalances')}
         onDeleteDisabled={() => actions.bulk('deleteDisabled')}
@@ -60,7 +60,7 @@ export default function ChannelPage() {
         busyTag={actions.busyTag}
         onTest={actions.test}
         onToggle={actions.toggle}
-        onEdit={(channel) => navigate(`/channel/edit/${channel.id}`)}
+        onEdit={(channel) => void navigate(`/channel/edit/${channel.id}`)}
         onCopy={actions.copy}
         onDelete={actions.remove}
         onPatch={actions.patch}
@@ -75,7 +75,7 @@ export default function ChannelPage() {
         key={creating || editId !== null ? location.key : 'closed'}
         open={creating || editId !== null}
         channelId={editId}
-        onClose={() => navigate('/channel')}
+        onClose={() => void navigate('/channel')}
       />
       <BatchTagModal
         open={taggingSelection}

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { getPageSize, setPageSize } from '../../lib/storage';
 import {
   channelKeys,
@@ -43,12 +43,12 @@ export function useChannelList() {
   const active = search ? found : list;
   const channels = active.data ?? [];
 
-  // Deleting the last rows of a later page leaves it empty: step back to a page with rows.
-  useEffect(() => {
-    if (!search && list.isSuccess && !list.isPlaceholderData && channels.length === 0 && query.page > 1) {
-      setQuery((old) => ({ ...old, page: old.page - 1 }));
-    }
-  }, [search, list.isSuccess, list.isPlaceholderData, channels.length, query.page]);
+  // Deleting the last rows of a later page leaves it empty: step back to a page with rows. Set while
+  // rendering (not in an effect) so the empty page is never shown; the next page's placeholder
+  // data makes the condition false again.
+  if (!search && list.isSuccess && !list.isPlaceholderData && channels.length === 0 && query.page > 1) {
+    setQuery((old) => ({ ...old, page: old.page - 1 }));
+  }
 
   const pagination = search
     ? { defaultPageSize: query.pageSize }

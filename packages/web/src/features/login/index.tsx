@@ -44,7 +44,7 @@ export default function LoginPage() {
           centered: true,
         });
       }
-      navigate('/token');
+      void navigate('/token');
     },
   });
 

@@ -34,7 +34,7 @@ export default function RegisterPage() {
     mutationFn: (input: RegisterBody) => register(input, turnstile.token),
     onSuccess: () => {
       showSuccess(t('register.success'));
-      navigate('/login');
+      void navigate('/login');
     },
   });
 

@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Card } from 'antd';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { copyText } from '../../lib/clipboard';
 import { showError, showSuccess } from '../../lib/feedback';
@@ -44,12 +44,11 @@ export default function TokenPage() {
   const active = search ? found : list;
   const tokens = active.data ?? [];
 
-  // Deleting the only token of the last page leaves an empty page: step back to one with rows.
-  useEffect(() => {
-    if (!search && list.isSuccess && !list.isPlaceholderData && tokens.length === 0 && listQuery.page > 1) {
-      setListQuery((old) => ({ ...old, page: old.page - 1 }));
-    }
-  }, [search, list.isSuccess, list.isPlaceholderData, tokens.length, listQuery.page]);
+  // Deleting the only token of the last page leaves an empty page: step back to one with rows. Set
+  // while rendering (not in an effect); the next page's placeholder data makes the condition false.
+  if (!search && list.isSuccess && !list.isPlaceholderData && tokens.length === 0 && listQuery.page > 1) {
+    setListQuery((old) => ({ ...old, page: old.page - 1 }));
+  }
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: tokenKeys.all });
 

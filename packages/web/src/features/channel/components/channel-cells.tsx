@@ -1,7 +1,7 @@
 import { autoDisableInfo, channelStatusTag, channelTypeColor } from '@modelgate/shared';
 import { InputNumber, Tag, Tooltip } from 'antd';
 import dayjs from 'dayjs';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Channel } from '../api';
 import { RESPONSE_COLORS, responseBand } from '../channel-status';
@@ -66,7 +66,12 @@ interface NumberCellProps {
 /** Inline priority/weight editor: commits on Enter or blur when the value changed (spec §5 minimums). */
 export function NumberCell({ value, min, label, disabled, onCommit }: NumberCellProps) {
   const [draft, setDraft] = useState<number | null>(value);
-  useEffect(() => setDraft(value), [value]);
+  // A new value from the server replaces the draft; adjusted while rendering, not in an effect.
+  const [shown, setShown] = useState(value);
+  if (shown !== value) {
+    setShown(value);
+    setDraft(value);
+  }
   // Reads the typed text: the input may still hold an out-of-range value it has not clamped yet.
   const commit = (typed: string) => {
     const next = Math.max(min, Math.trunc(Number(typed.trim() === '' ? (draft ?? 0) : typed)) || 0);

@@ -22,7 +22,7 @@ export function DeleteAccountCard() {
       setOpen(false);
       await signOut();
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'status' });
-      navigate('/login');
+      await navigate('/login');
     },
   });
 
