@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { aSelfUser } from '../../test/fixtures';
 import { mockApi, ok } from '../../test/mock-api';
 import { PLAIN_USER, renderApp } from '../../test/render';
 
@@ -13,7 +14,7 @@ describe('side nav on a phone', () => {
       'GET /api/token/': () => ok([]),
       'GET /api/user/models': () => ok([]),
       'GET /api/user/self/groups': () => ok({}),
-      'GET /api/user/self': () => ok({ ...PLAIN_USER, email: '', quota: 0, used_quota: 0, request_count: 0, aff_code: 'x' }),
+      'GET /api/user/self': () => ok(aSelfUser(PLAIN_USER.id, { username: PLAIN_USER.username })),
     });
     const { router } = renderApp('/token', PLAIN_USER);
     const toggle = await screen.findByTestId('nav-toggle');

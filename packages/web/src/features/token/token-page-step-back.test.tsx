@@ -3,23 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { button, popover } from '../../test/dom';
 import { mockApi, ok } from '../../test/mock-api';
 import { PLAIN_USER, renderApp } from '../../test/render';
+import { aToken } from '../../test/fixtures';
 import type { Token } from './api';
 
-const token = (id: number): Token => ({
-  id,
-  name: `token-${id}`,
-  key: `key${String(id).padStart(45, '0')}`,
-  status: 1,
-  remain_quota: 500000,
-  unlimited_quota: false,
-  used_quota: 0,
-  created_time: 1700000000,
-  expired_time: -1,
-  model_limits_enabled: false,
-  model_limits: '',
-  allow_ips: '',
-  group: '',
-});
+const token = (id: number): Token => aToken(id, { name: `token-${id}`, key: `key${String(id).padStart(45, '0')}` });
 
 const rows = () => Array.from(document.querySelectorAll<HTMLElement>('.ant-table-tbody tr.ant-table-row'));
 
@@ -31,7 +18,7 @@ describe('token list paging', () => {
       'GET /api/user/self/groups': () => ok({}),
       'GET /api/token/': (call) =>
         ok(call.query.get('p') === '0' ? Array.from({ length: 10 }, (_, i) => token(i + 1)) : lastDeleted ? [] : [token(11)]),
-      'DELETE /api/token/11/': () => {
+      'DELETE /api/token/:id': () => {
         lastDeleted = true;
         return ok(null);
       },
