@@ -10,7 +10,7 @@ import { TurnstileWidget, useTurnstile } from '../../components/turnstile';
 import { modal, showError, showSuccess } from '../../lib/feedback';
 import { login, type LoginInput } from './api';
 
-// The first-start root account (DESIGN §1.5): signing in with it must warn until it is changed.
+// The first-start root account (docs/architecture.md#principles): signing in with it must warn until it is changed.
 // ModelGate's server also flags it (`default_password`); the reference console only compared input.
 const DEFAULT_ROOT = { username: 'root', password: '123456' };
 
