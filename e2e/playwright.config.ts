@@ -46,7 +46,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
-      // Debian's Chromium, never a downloaded one (DESIGN §2).
+      // Debian's Chromium, never a downloaded one (docs/architecture.md#testing).
       executablePath: '/usr/bin/chromium',
       args: [
         '--no-sandbox',

@@ -12,7 +12,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** DESIGN §5: every visible string comes from i18n, so both languages stay complete. */
+/** docs/architecture.md#conventions: every visible string comes from i18n, so both languages stay complete. */
 describe('no literal UI strings', () => {
   const files = sourceFiles(srcRoot);
 

@@ -11,7 +11,7 @@ import { modal, showError, showSuccess } from '../../lib/feedback';
 import type { LoginBody } from '@modelgate/shared/api';
 import { login } from './api';
 
-// The first-start root account (DESIGN §1.5): signing in with it must warn until it is changed.
+// The first-start root account (docs/architecture.md#principles): signing in with it must warn until it is changed.
 // ModelGate's server also flags it (`default_password`); the reference console only compared input.
 const DEFAULT_ROOT = { username: 'root', password: '123456' };
 
