@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * DESIGN §9 "One definition": entity types, enums and the quota and cost math are defined once in
+ * docs/architecture.md#conventions "One definition": entity types, enums and the quota and cost math are defined once in
  * packages/shared and imported here. This test reads the console's sources (tests and test
  * helpers excluded) and names every file that declares its own copy.
  */
@@ -54,7 +54,7 @@ const PENDING_API_TYPES: Record<string, readonly string[]> = {
   'lib/storage.ts': ['StoredUser', 'SiteStatus'],
 };
 
-describe('one definition (DESIGN §9)', () => {
+describe('one definition (docs/architecture.md#conventions)', () => {
   it('reads the console sources', () => {
     expect(files.length).toBeGreaterThan(50);
   });
