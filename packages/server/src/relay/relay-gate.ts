@@ -1,7 +1,8 @@
-import { langFromHeader, TokenStatus, type Lang } from '@modelgate/shared';
+import { langFromHeader, type Lang } from '@modelgate/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { localError, RelayError } from './relay-error.js';
+import { balancesOf, quotaRefusal } from './relay-reserve.js';
 import { newRequestId } from './relay.service.js';
 import { authenticateToken, type RelayAuth } from './token-auth.js';
 
@@ -40,19 +41,8 @@ function largeBody(req: FastifyRequest): boolean {
  * buffer and parse megabytes. Smaller requests are refused by the ledger's reservation.
  */
 async function assertSomethingLeft(ctx: AppContext, auth: RelayAuth, lang: Lang): Promise<void> {
-  const db = ctx.db.db;
-  const u = await db.selectFrom('users').select('quota').where('id', '=', auth.user.id).executeTakeFirst();
-  const quota = Number(u?.quota ?? 0);
-  if (quota <= 0) {
-    throw localError(lang, 403, 'RELAY_USER_QUOTA_INSUFFICIENT', { type: 'insufficient_user_quota', errorCode: 'insufficient_user_quota', detail: `user quota: ${quota}, need quota: > 0` });
-  }
-  if (auth.token.unlimited) return;
-  const t = await db.selectFrom('tokens').select('remain_quota').where('id', '=', auth.token.id).executeTakeFirst();
-  const remain = Number(t?.remain_quota ?? 0);
-  if (remain <= 0) {
-    await ctx.relay.markTokenStatus(auth.token.id, TokenStatus.Exhausted);
-    throw localError(lang, 401, 'RELAY_TOKEN_EXHAUSTED', { detail: `token quota: ${remain}, need quota: > 0` });
-  }
+  const b = await balancesOf(ctx, auth);
+  if (b.user <= 0 || b.token <= 0) throw await quotaRefusal(ctx, auth, lang, b, '> 0');
 }
 
 /**

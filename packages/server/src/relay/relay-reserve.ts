@@ -1,9 +1,11 @@
-import { TokenStatus } from '@modelgate/shared';
+import { TokenStatus, type Lang } from '@modelgate/shared';
+import type { AppContext } from '../context.js';
 import { countText } from './billing/token-counter.js';
 import { outputCap } from './billing/output-caps.js';
 import { estimateQuota, imageQuota, usageQuota, type Price } from './billing/pricing.js';
 import { localError, type RelayError } from './relay-error.js';
 import type { Run } from './relay-run.js';
+import type { RelayAuth } from './token-auth.js';
 import { codePoints, localPromptTokens } from './usage-count.js';
 
 /**
@@ -78,11 +80,11 @@ export async function reserve(run: Run): Promise<void> {
     return;
   }
   if (first.who === 'finished') throw localError(run.lang, 409, 'RELAY_REQUEST_FINISHED');
-  const balances = await available(run);
+  const balances = await balancesOf(ctx, auth);
   if (fixed !== undefined || balances.user <= 0 || balances.token <= 0) {
     // Nothing left (or a fixed price that does not fit): refuse without counting the prompt.
     const need = fixed ?? estimateQuota(price, await quickPromptTokens(run), cap > 0 ? 1 : 0, 0);
-    throw await refusal(run, balances, need);
+    throw await quotaRefusal(ctx, auth, run.lang, balances, need);
   }
   const prompt = await localPromptTokens(input);
   const full = estimateQuota(price, prompt, cap, 0);
@@ -90,7 +92,7 @@ export async function reserve(run: Run): Promise<void> {
   const second = await take(full, textMode(run) ? min : full);
   if (!second.ok) {
     if (second.who === 'finished') throw localError(run.lang, 409, 'RELAY_REQUEST_FINISHED');
-    throw await refusal(run, await available(run), textMode(run) ? min : full);
+    throw await quotaRefusal(ctx, auth, run.lang, await balancesOf(ctx, auth), textMode(run) ? min : full);
   }
   run.reserved = second.amount;
   if (second.amount < full) {
@@ -102,30 +104,34 @@ export async function reserve(run: Run): Promise<void> {
   }
 }
 
-async function available(run: Run): Promise<{ user: number; token: number }> {
-  const db = run.ctx.db.db;
-  const u = await db.selectFrom('users').select('quota').where('id', '=', run.auth.user.id).executeTakeFirst();
+/** What the user and (for a limited token) the token can still pay; Infinity for an unlimited token. */
+export async function balancesOf(ctx: AppContext, auth: RelayAuth): Promise<{ user: number; token: number }> {
+  const db = ctx.db.db;
+  const u = await db.selectFrom('users').select('quota').where('id', '=', auth.user.id).executeTakeFirst();
   let token = Infinity;
-  if (!run.auth.token.unlimited) {
-    const t = await db.selectFrom('tokens').select('remain_quota').where('id', '=', run.auth.token.id).executeTakeFirst();
+  if (!auth.token.unlimited) {
+    const t = await db.selectFrom('tokens').select('remain_quota').where('id', '=', auth.token.id).executeTakeFirst();
     token = Number(t?.remain_quota ?? 0);
   }
   return { user: Number(u?.quota ?? 0), token };
 }
 
-/** The error for a call that cannot be paid: says how much it needs and what is left. */
-async function refusal(run: Run, b: { user: number; token: number }, need: number): Promise<RelayError> {
-  if (b.user < need || b.user <= 0) {
+/**
+ * The error for a call that cannot be paid: says how much it needs and what is left. `need` is a
+ * text (e.g. "> 0") where the cost is not known yet (the relay gate, before the body is read).
+ */
+export async function quotaRefusal(ctx: AppContext, auth: RelayAuth, lang: Lang, b: { user: number; token: number }, need: number | string): Promise<RelayError> {
+  if (b.user <= 0 || (typeof need === 'number' && b.user < need)) {
     const detail = `user quota: ${Math.max(0, b.user)}, need quota: ${need}`;
-    if (b.user <= 0) return localError(run.lang, 403, 'RELAY_USER_QUOTA_INSUFFICIENT', { type: 'insufficient_user_quota', errorCode: 'insufficient_user_quota', detail });
-    return localError(run.lang, 400, 'RELAY_PRE_CONSUME_FAILED', { errorCode: 'pre_consume_token_quota_failed', detail });
+    if (b.user <= 0) return localError(lang, 403, 'RELAY_USER_QUOTA_INSUFFICIENT', { type: 'insufficient_user_quota', errorCode: 'insufficient_user_quota', detail });
+    return localError(lang, 400, 'RELAY_PRE_CONSUME_FAILED', { errorCode: 'pre_consume_token_quota_failed', detail });
   }
   const detail = `token quota: ${Math.max(0, b.token)}, need quota: ${need}`;
   if (b.token <= 0) {
-    await run.ctx.relay.markTokenStatus(run.auth.token.id, TokenStatus.Exhausted);
-    return localError(run.lang, 401, 'RELAY_TOKEN_EXHAUSTED', { detail });
+    await ctx.relay.markTokenStatus(auth.token.id, TokenStatus.Exhausted);
+    return localError(lang, 401, 'RELAY_TOKEN_EXHAUSTED', { detail });
   }
-  return localError(run.lang, 403, 'RELAY_TOKEN_QUOTA_INSUFFICIENT', { errorCode: 'pre_consume_token_quota_failed', detail });
+  return localError(lang, 403, 'RELAY_TOKEN_QUOTA_INSUFFICIENT', { errorCode: 'pre_consume_token_quota_failed', detail });
 }
 
 /**
