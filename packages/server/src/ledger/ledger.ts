@@ -259,8 +259,8 @@ export class Ledger {
     const result = await this.transact(function* (): Ops<ReserveResult> {
       let amount = r.amount;
       if (amount > 0) {
-        const userOk = (yield run(q.reserveUser({ amt: amount, amt2: amount, id: r.userId }))).affected > 0;
-        const tokenOk = userOk && (!r.tokenLimited || (yield run(q.reserveToken({ amt: amount, amt2: amount, id: r.tokenId }))).affected > 0);
+        const userOk = (yield run(q.reserveUser({ amt: amount, id: r.userId }))).affected > 0;
+        const tokenOk = userOk && (!r.tokenLimited || (yield run(q.reserveToken({ amt: amount, id: r.tokenId }))).affected > 0);
         if (userOk && !tokenOk) yield run(q.userRelease({ amt: amount, id: r.userId }));
         if (!tokenOk) {
           if (r.min === undefined || r.min >= amount) return { ok: false, who: userOk ? 'token' : 'user', available: -1 };
@@ -270,12 +270,12 @@ export class Ledger {
           const avail = Math.min(userAvail, tokenAvail);
           if (avail < r.min || avail <= 0) return { ok: false, who: userAvail <= tokenAvail ? 'user' : 'token', available: avail };
           amount = Math.min(amount, avail);
-          yield run(q.reserveUser({ amt: amount, amt2: amount, id: r.userId }));
-          if (r.tokenLimited) yield run(q.reserveToken({ amt: amount, amt2: amount, id: r.tokenId }));
+          yield run(q.reserveUser({ amt: amount, id: r.userId }));
+          if (r.tokenLimited) yield run(q.reserveToken({ amt: amount, id: r.tokenId }));
         }
       }
       const inserted = yield run(
-        q.insertReservation({ rid: r.requestId, rid2: r.requestId, uid: r.userId, tid: r.tokenId, ua: amount, ta: r.tokenLimited ? amount : 0, now: r.now, node, lease }),
+        q.insertReservation({ rid: r.requestId, uid: r.userId, tid: r.tokenId, ua: amount, ta: r.tokenLimited ? amount : 0, now: r.now, node, lease }),
       );
       if (!inserted.affected) {
         // Already settled or released: give back what was just taken.

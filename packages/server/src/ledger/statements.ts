@@ -55,14 +55,14 @@ export function buildStatements(db: Kysely<Database>, kind: SqlKind) {
     .updateTable('users')
     .set({ quota: sql`quota - ${P('amt')}` })
     .where('id', '=', P('id'))
-    .where('quota', '>=', P('amt2'));
+    .where('quota', '>=', P('amt'));
   const reserveToken = db
     .updateTable('tokens')
     .set({ remain_quota: sql`remain_quota - ${P('amt')}` })
     .where('id', '=', P('id'))
-    .where('remain_quota', '>=', P('amt2'));
+    .where('remain_quota', '>=', P('amt'));
   // A request id that already reached a terminal state is never reserved again.
-  const notFinished = sql`NOT EXISTS (SELECT 1 FROM ledger_requests WHERE request_id = ${P('rid2')})`;
+  const notFinished = sql`NOT EXISTS (SELECT 1 FROM ledger_requests WHERE request_id = ${P('rid')})`;
   const cols = sql`(request_id, user_id, token_id, user_amount, token_amount, created_at, node_id, lease_until)`;
   const values =
     kind === 'postgres'
