@@ -4,7 +4,8 @@ import type { Database } from '../db/schema.js';
 
 /**
  * The ledger's SQL, compiled once per dialect and re-bound per request: the hot path skips the
- * query builder. Parameters are marked by name (`P`) so their compiled order can be recovered.
+ * query builder. Parameters are marked by name (`P`; one name may stand more than once) so their
+ * compiled order can be recovered.
  */
 export type Args = Record<string, unknown>;
 /** SQL text and bound parameters; turned into a Kysely CompiledQuery only on the async path. */
