@@ -31,6 +31,8 @@ const variants: { lang: Lang; theme: 'light' | 'dark'; width: number; tag: strin
   { lang: 'zh', theme: 'light', width: 1366, tag: 'zh-light' },
   { lang: 'en', theme: 'dark', width: 1366, tag: 'en-dark' },
   { lang: 'zh', theme: 'light', width: 390, tag: 'zh-narrow' },
+  { lang: 'en', theme: 'light', width: 1920, tag: 'en-wide' },
+  { lang: 'zh', theme: 'light', width: 1920, tag: 'zh-wide' },
 ];
 
 for (const v of variants) {
