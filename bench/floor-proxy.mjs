@@ -4,6 +4,8 @@ import http from 'node:http';
 import { Pool } from 'undici';
 
 const upstream = process.argv[2];
+// argv[3]: optional JSON of the upstream's auth headers (the Anthropic floor: x-api-key, anthropic-version).
+const auth = process.argv[3] ? JSON.parse(process.argv[3]) : { authorization: 'Bearer floor' };
 const pool = new Pool(upstream, { connections: 128, pipelining: 1, keepAliveTimeout: 30_000 });
 
 const server = http.createServer(async (req, res) => {
@@ -13,7 +15,7 @@ const server = http.createServer(async (req, res) => {
     const up = await pool.request({
       path: req.url,
       method: req.method,
-      headers: { 'content-type': req.headers['content-type'] ?? 'application/json', authorization: 'Bearer floor' },
+      headers: { 'content-type': req.headers['content-type'] ?? 'application/json', ...auth },
       body: Buffer.concat(chunks),
     });
     res.writeHead(up.statusCode, { 'content-type': up.headers['content-type'] ?? 'application/json' });

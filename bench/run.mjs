@@ -12,13 +12,21 @@
  */
 import fs from 'node:fs';
 import { build, f, forkReady, killAll, log, rootSession, rssBytes, startModelGate } from './lib/harness.mjs';
-import { CHAT, CHAT_STREAM, concurrentStreams, interleavedLatency, throughputRounds } from './lib/measure.mjs';
+import { CHAT, CHAT_STREAM, concurrentStreams, cpuPerChunk, interleavedLatency, throughputRounds } from './lib/measure.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const LAT_N = Number(process.env.BENCH_LATENCY_N ?? 2000);
 const STREAM_N = Number(process.env.BENCH_STREAM_N ?? 300);
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
+const CONVERT_N = Number(process.env.BENCH_CONVERT_N ?? 200);
+/** Chunks per stream of the conversion row, so per-chunk work dominates per-request work. */
+const LONG = 100;
+const CLAUDE = 'claude-3-5-haiku-20241022';
+const ask = [{ role: 'user', content: 'Hello there, how are you today?' }];
+const CLAUDE_STREAM = JSON.stringify({ model: CLAUDE, messages: ask, stream: true });
+const LONG_STREAM = JSON.stringify({ model: 'long-stream', messages: ask, stream: true });
+const MESSAGES_STREAM = JSON.stringify({ model: CLAUDE, max_tokens: 1024, messages: ask, stream: true });
 const MB = 1024 * 1024;
 
 function table(rows) {
@@ -37,6 +45,13 @@ async function main() {
   const mg = await startModelGate(fake.url);
   const headers = await rootSession(mg.url);
   await fetch(`${mg.url}/api/channel/`, { method: 'POST', headers, body: JSON.stringify({ type: 1, name: 'slow', key: 'sk-fake', base_url: slowFake.url, models: 'slow-stream', group: 'default' }) });
+  // The conversion row: an OpenAI chat caller on an Anthropic channel, against a bare proxy of the
+  // same Anthropic stream (first byte) and ModelGate's own passthrough of as many chunks (CPU).
+  const longFake = await forkReady('fake-upstream.mjs', [JSON.stringify({ chunkCount: LONG })]);
+  const anth = await forkReady('fake-anthropic.mjs', [JSON.stringify({ chunkCount: LONG })]);
+  const anthFloor = await forkReady('floor-proxy.mjs', [anth.url, JSON.stringify({ 'x-api-key': 'sk-ant', 'anthropic-version': '2023-06-01' })]);
+  await fetch(`${mg.url}/api/channel/`, { method: 'POST', headers, body: JSON.stringify({ type: 1, name: 'long', key: 'sk-fake', base_url: longFake.url, models: 'long-stream', group: 'default' }) });
+  await fetch(`${mg.url}/api/channel/`, { method: 'POST', headers, body: JSON.stringify({ type: 14, name: 'claude', key: 'sk-ant', base_url: anth.url, models: CLAUDE, group: 'default' }) });
   log(`fake ${fake.url}  floor ${floor.url}  modelgate ${mg.url}`);
 
   const direct = { name: 'direct', url: fake.url, key: 'direct' };
@@ -57,6 +72,14 @@ async function main() {
   const lat = await interleavedLatency(all, CHAT, LAT_N, false);
   log(`stream time to first byte: ${STREAM_N} streams per target, interleaved…`);
   const ttfb = await interleavedLatency(all, CHAT_STREAM, STREAM_N, true);
+  log(`converted stream (OpenAI caller, Anthropic channel): ${STREAM_N} first bytes per target, ${CONVERT_N} × ${LONG}-chunk streams for CPU…`);
+  const convTtfb = await interleavedLatency([{ name: 'floor', url: anthFloor.url, key: 'floor', path: '/v1/messages', body: MESSAGES_STREAM }, { ...gate }], CLAUDE_STREAM, STREAM_N, true);
+  const cpu = { pass: [], conv: [] };
+  for (let r = 0; r < 2; r++) {
+    cpu.pass.push(await cpuPerChunk(gate, LONG_STREAM, CONVERT_N / 2, 8));
+    cpu.conv.push(await cpuPerChunk(gate, CLAUDE_STREAM, CONVERT_N / 2, 8));
+  }
+  const perChunk = (xs) => xs.reduce((a, x) => a + x.usPerChunk * x.chunks, 0) / xs.reduce((a, x) => a + x.chunks, 0);
   const rssAfter = rssBytes(gate.pid);
 
   const ms = (x) => f(x, 3);
@@ -77,6 +100,9 @@ async function main() {
     ['  floor adds p50 / p99 ms', '', `${ms(floorAdded('p50'))} / ${ms(floorAdded('p99'))}`, '', '', ''],
     ['stream first byte p50 ms', ms(ttfb.direct.p50), ms(ttfb.floor.p50), ms(ttfb.modelgate.p50), `+${ms(ttfbDelta)} over floor (≤ 1.0)`, verdict(ttfbDelta <= 1)],
     ['stream first byte p99 ms', ms(ttfb.direct.p99), ms(ttfb.floor.p99), ms(ttfb.modelgate.p99), '', ''],
+    ['converted stream first byte p50 ms', '-', ms(convTtfb.floor.p50), ms(convTtfb.modelgate.p50), `+${ms(convTtfb.modelgate.p50 - convTtfb.floor.p50)} over floor (≤ 1.0)`, verdict(convTtfb.modelgate.p50 - convTtfb.floor.p50 <= 1)],
+    ['  converted first byte p99 ms', '-', ms(convTtfb.floor.p99), ms(convTtfb.modelgate.p99), '', ''],
+    ['CPU µs per chunk: passthrough / converted', '-', f(perChunk(cpu.pass), 1), f(perChunk(cpu.conv), 1), `${f(perChunk(cpu.conv) / perChunk(cpu.pass))} × passthrough (≤ 2.00)`, verdict(perChunk(cpu.conv) <= 2 * perChunk(cpu.pass))],
     [`peak RSS MB, ${STREAMS} streams`, '-', f(rssFloor.peak / MB, 0), f(rssGate.peak / MB, 0), `${f(rssGate.peak / MB, 0)} MB (≤ 200)`, verdict(rssGate.peak <= 200 * MB && rssGate.ok === STREAMS)],
     ['  RSS before / streams completed', '-', `${f(rssFloor.before / MB, 0)} / ${rssFloor.ok}`, `${f(rssGate.before / MB, 0)} / ${rssGate.ok}`, '', ''],
     ['  RSS MB after the whole run', '-', '-', f(rssAfter / MB, 0), '', ''],

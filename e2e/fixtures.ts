@@ -96,6 +96,11 @@ export async function register(page: Page, lang: Lang, username: string, passwor
 export const FAKE_UPSTREAM = `http://127.0.0.1:${process.env.E2E_FAKE_PORT}`;
 export const FAKE_KEY = 'sk-e2e-upstream';
 
+/** The testkit fake Epay gateway started by playwright.config.ts (the wallet's online top-up). */
+export const FAKE_EPAY = `http://127.0.0.1:${process.env.E2E_EPAY_PORT}`;
+export const FAKE_EPAY_PID = '1001';
+export const FAKE_EPAY_KEY = 'e2e-epay-key';
+
 /** Calls the console API with the signed-in page's session (test set-up only, never what is under test). */
 export async function consoleApi<T = unknown>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
   const userId = await page.evaluate(() => (JSON.parse(localStorage.getItem('user') ?? '{}') as { id?: number }).id ?? -1);

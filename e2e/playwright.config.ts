@@ -26,6 +26,8 @@ const port = process.env.E2E_PORT;
 const fakePort = process.env.E2E_FAKE_PORT;
 process.env.E2E_SMTP_PORT ??= freePort();
 process.env.E2E_SMTP_HTTP_PORT ??= freePort();
+// The testkit's fake Epay gateway, which the wallet's online top-up pays through.
+process.env.E2E_EPAY_PORT ??= freePort();
 const baseURL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({
@@ -75,6 +77,15 @@ export default defineConfig({
       cwd: root,
       // Needs the key, so it answers 401: Playwright counts that as "listening".
       url: `http://127.0.0.1:${fakePort}/v1/models`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      command: `node packages/testkit/dist/epay-cli.js --port ${process.env.E2E_EPAY_PORT} --pid 1001 --key e2e-epay-key`,
+      cwd: root,
+      url: `http://127.0.0.1:${process.env.E2E_EPAY_PORT}/__fake/orders`,
       reuseExistingServer: false,
       timeout: 30_000,
       stdout: 'ignore',

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import OpenAI from 'openai';
-import { consoleApi, expect, FAKE_KEY, FAKE_UPSTREAM, login, loginAsRoot, register, test, tr, uniqueName, type Lang } from './fixtures';
+import { consoleApi, expect, FAKE_EPAY, FAKE_EPAY_KEY, FAKE_EPAY_PID, FAKE_KEY, FAKE_UPSTREAM, login, loginAsRoot, register, test, tr, uniqueName, type Lang } from './fixtures';
 
 /**
  * Visual review aid, not an assertion suite: `E2E_SHOTS=/tmp/shots npm run test:e2e -- screenshots`
@@ -101,6 +101,55 @@ for (const v of variants) {
       .getByRole('button', { name: tr(v.lang, 'common:action.edit'), exact: true }).click();
     await expect(page.getByRole('dialog', { name: tr(v.lang, 'user:edit.title') }).getByLabel(tr(v.lang, 'user:field.username'))).not.toHaveValue('');
     await shot(page, `${v.tag}-user-edit`);
+  });
+
+  test(`money screens ${v.tag}`, async ({ page, baseURL }) => {
+    await page.setViewportSize({ width: v.width, height: 860 });
+    await prefs(page, v.lang, v.theme);
+    await loginAsRoot(page, v.lang);
+    // Online top-up off first: the wallet's empty state.
+    await consoleApi(page, 'PUT', '/api/option/', { key: 'ServerAddress', value: baseURL! });
+    await consoleApi(page, 'PUT', '/api/option/', { key: 'PayAddress', value: '' });
+    await page.goto('/redemption');
+    await shot(page, `${v.tag}-redemption`);
+    await page.getByRole('button', { name: tr(v.lang, 'redemption:add'), exact: true }).click();
+    await shot(page, `${v.tag}-redemption-create`);
+    const drawer = page.getByRole('dialog', { name: tr(v.lang, 'redemption:drawer.createTitle') });
+    await drawer.getByLabel(tr(v.lang, 'redemption:field.count')).fill('3');
+    await drawer.getByRole('button', { name: tr(v.lang, 'common:action.submit'), exact: true }).click();
+    const created = page.getByRole('dialog', { name: tr(v.lang, 'redemption:created.title', { count: 3 }) });
+    const [key] = (await created.getByLabel(tr(v.lang, 'redemption:created.keys')).inputValue()).split('\n');
+    await shot(page, `${v.tag}-redemption-created`);
+    await page.keyboard.press('Escape');
+    await page.goto('/topup');
+    await shot(page, `${v.tag}-wallet-offline`);
+    for (const [k, value] of [['ServerAddress', baseURL!], ['PayAddress', FAKE_EPAY], ['EpayId', FAKE_EPAY_PID], ['EpayKey', FAKE_EPAY_KEY]]) {
+      await consoleApi(page, 'PUT', '/api/option/', { key: k, value });
+    }
+    await page.context().clearCookies();
+    await page.evaluate(() => localStorage.removeItem('user'));
+    const username = uniqueName('m');
+    await register(page, v.lang, username, 'password123');
+    await login(page, v.lang, username, 'password123');
+    await page.goto('/topup');
+    await page.getByLabel(tr(v.lang, 'topup:redeem.placeholder')).fill(key!);
+    await page.getByRole('button', { name: tr(v.lang, 'topup:redeem.submit'), exact: true }).click();
+    await expect(page.getByTestId('wallet-balance')).toContainText('$0.20');
+    await page.getByRole('button', { name: '$10', exact: true }).click();
+    await expect(page.getByTestId('topup-payable')).toContainText('¥73.00');
+    await shot(page, `${v.tag}-wallet`);
+    await page.getByRole('button', { name: tr(v.lang, 'topup:online.alipay') }).click();
+    await page.getByRole('button', { name: /Pay/ }).click();
+    await expect(page.getByTestId('payment-result')).toBeVisible();
+    await shot(page, `${v.tag}-wallet-paid`);
+    await page.goto('/setting');
+    await shot(page, `${v.tag}-setting-invite`);
+    await page.context().clearCookies();
+    await page.evaluate(() => localStorage.removeItem('user'));
+    await loginAsRoot(page, v.lang);
+    await page.goto('/topup?tab=orders');
+    await expect(page.locator('.ant-table-tbody tr.ant-table-row').first()).toBeVisible();
+    await shot(page, `${v.tag}-topup-orders`);
   });
 
   test(`relay screens ${v.tag}`, async ({ page, baseURL }) => {

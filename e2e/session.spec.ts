@@ -6,6 +6,9 @@ test('an expired session lands on /login?expired=true with the message', async (
   const username = uniqueName('s');
   await register(page, 'zh', username, 'password123');
   await login(page, 'zh', username, 'password123');
+  // The token screen's own calls must be done first: one still loading after the cookies are gone
+  // would meet the 401 on this page and forget the user before the navigation below.
+  await page.waitForLoadState('networkidle');
 
   await page.context().clearCookies();
   await page.goto('/token');

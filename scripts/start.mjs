@@ -11,7 +11,9 @@ const run = (cmd, args) => {
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
 
-run('npx', ['tsc', '-b', 'packages/shared', 'packages/testkit', 'packages/server']);
+// START_SKIP_BUILD=1: run what is built (a container image, a test), without checking sources.
+const build = process.env.START_SKIP_BUILD !== '1';
+if (build) run('npx', ['tsc', '-b', 'packages/shared', 'packages/testkit', 'packages/server']);
 
 function newestMtime(dir) {
   let newest = 0;
@@ -25,7 +27,7 @@ function newestMtime(dir) {
 
 const webDir = path.join(root, 'packages/web');
 const webIndex = path.join(webDir, 'dist/index.html');
-if (fs.existsSync(path.join(webDir, 'index.html'))) {
+if (build && fs.existsSync(path.join(webDir, 'index.html'))) {
   const built = fs.existsSync(webIndex) ? fs.statSync(webIndex).mtimeMs : 0;
   if (built < Math.max(newestMtime(path.join(webDir, 'src')), fs.statSync(path.join(webDir, 'index.html')).mtimeMs)) {
     run('npm', ['run', 'build', '-w', '@modelgate/web']);
@@ -33,5 +35,8 @@ if (fs.existsSync(path.join(webDir, 'index.html'))) {
 }
 
 const child = spawn(process.execPath, [path.join(root, 'packages/server/dist/main.js')], { cwd: root, stdio: 'inherit' });
+// Passed on so `kill <this pid>` stops the server too; the server treats a repeated signal (the same
+// one sent to the whole group by Ctrl-C or systemd) as part of one graceful stop, and this script
+// stays until the server has exited, with its exit code.
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
-child.on('exit', (code) => process.exit(code ?? 0));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -96,6 +96,10 @@ export async function rootSession(url) {
 export async function startModelGate(upstream) {
   const mg = await spawnModelGate();
   const headers = await rootSession(mg.url);
+  // Enough balance for every row (the memory row holds 1000 streams' reservations at once), added
+  // through the ledger like any admin top-up.
+  const topUp = await fetch(`${mg.url}/api/user/`, { method: 'PUT', headers, body: JSON.stringify({ id: Number(headers['new-api-user']), add_quota: 1_000_000_000_000 }) });
+  if (!(await topUp.json()).success) throw new Error('could not give the bench user a balance');
   await fetch(`${mg.url}/api/channel/`, { method: 'POST', headers, body: JSON.stringify({ type: 1, name: 'fake', key: 'sk-fake', base_url: upstream, models: 'gpt-4o-mini', group: 'default' }) });
   await fetch(`${mg.url}/api/token/`, { method: 'POST', headers, body: JSON.stringify({ name: 'bench', unlimited_quota: true, expired_time: -1 }) });
   const tokens = await (await fetch(`${mg.url}/api/token/?p=0&size=10`, { headers })).json();

@@ -58,7 +58,9 @@ export async function interleavedLatency(targets, body, n, firstByte) {
   for (let i = 0; i < n + 50; i++) {
     for (let k = 0; k < targets.length; k++) {
       const t0 = process.hrtime.bigint();
-      const res = await pools[k].request({ path: '/v1/chat/completions', method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${targets[k].key}` } });
+      // A target may speak another API than chat completions (the Anthropic floor: /v1/messages).
+      const t = targets[k];
+      const res = await pools[k].request({ path: t.path ?? '/v1/chat/completions', method: 'POST', body: t.body ?? body, headers: { 'content-type': 'application/json', authorization: `Bearer ${t.key}` } });
       let t1 = 0n;
       for await (const _chunk of res.body) if (!t1) t1 = process.hrtime.bigint();
       const t2 = process.hrtime.bigint();
@@ -107,4 +109,28 @@ export async function concurrentStreams(target, model, count) {
   const failed = results.filter((r) => r.status === 'rejected');
   if (failed.length) log(`  ${failed.length} of ${count} streams failed, e.g. ${failed[0].reason?.message ?? failed[0].reason}`);
   return { peak, before, ok: count - failed.length, maxOpen, ms: Date.now() - t0 };
+}
+
+/**
+ * CPU per forwarded stream chunk of a proxy: `n` streams of `body`, `concurrency` at a time; the
+ * proxy's CPU seconds over the frames its clients received (`data:` lines).
+ */
+export async function cpuPerChunk(target, body, n, concurrency) {
+  const pool = new Pool(target.url, { connections: concurrency });
+  let chunks = 0;
+  let next = 0;
+  const cpu0 = cpuSeconds(target.pid);
+  const worker = async () => {
+    while (next < n) {
+      next += 1;
+      const res = await pool.request({ path: '/v1/chat/completions', method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${target.key}` } });
+      const text = await res.body.text();
+      if (res.statusCode !== 200 || !text.includes('[DONE]')) throw new Error(`status ${res.statusCode}: ${text.slice(-200)}`);
+      chunks += text.split('\ndata: ').length;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const cpu = cpuSeconds(target.pid) - cpu0;
+  await pool.close();
+  return { usPerChunk: (cpu * 1e6) / chunks, chunks };
 }

@@ -16,22 +16,35 @@ export default defineConfig({
       '/v1': { target: backend, changeOrigin: true },
     },
   },
+  // One chunk per screen (src/app/router.tsx) plus vendor chunks split so that a page fetches only
+  // the libraries it renders: the sign-in page stays under its budget (docs/performance.md#console-bundle,
+  // checked by scripts/bundle-report.mjs after every build). Hashed assets are served with a week's
+  // cache and are not counted by the web rate limit (only the HTML fallback is).
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    // One vendor chunk plus one small chunk per screen: the server rate-limits web requests per IP
-    // (GLOBAL_WEB_RATE_LIMIT, 60 per 3 min by default), so a page load must stay a handful of files.
+    // scripts/bundle-report.mjs reads it to print what each route loads.
+    manifest: true,
     rolldownOptions: {
+      // The shared package's modules only declare things, but some build tables with calls at load
+      // time (the option registry): without this, importing one helper from its index kept them all.
+      treeshake: { moduleSideEffects: (id) => (/[\\/]packages[\\/]shared[\\/]src[\\/]/.test(id) ? false : undefined) },
       output: {
+        // entriesAware names a chunk after every screen sharing it (lib~index~index~…): keep it short.
+        chunkFileNames: (chunk) => (chunk.name.startsWith('lib~') ? 'assets/lib-[hash].js' : 'assets/[name]-[hash].js'),
         codeSplitting: {
           groups: [
-            { name: 'vendor', test: /node_modules/ },
-            { name: 'shared', test: /\/src\/(components|lib|features\/home)\// },
+            // React, its DOM renderer and the router change least often: their own long-cached chunk.
+            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 3 },
+            // Libraries the shell itself needs (antd's layout and form parts, i18next, react-query):
+            // every page loads them, so one file.
+            { name: 'vendor', test: /[\\/]node_modules[\\/]/, tags: ['$initial'], priority: 2 },
+            // The rest of antd and the other libraries only screens use, split by which screens
+            // import them, so a screen fetches what it renders and the sign-in screens stay light.
+            { name: 'lib', test: /[\\/]node_modules[\\/]/, entriesAware: true, priority: 1 },
           ],
         },
       },
     },
-    // The vendor chunk (React, antd, i18next, marked, DOMPurify) is ~1.3 MB before gzip by design.
-    chunkSizeWarningLimit: 2000,
   },
 });

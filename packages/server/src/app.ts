@@ -1,10 +1,13 @@
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from './context.js';
 import { installApiErrorHandler } from './http/errors.js';
+import { installGracefulClose } from './lifecycle/graceful-close.js';
+import { InFlight } from './lifecycle/in-flight.js';
+import { newRequestId } from './http/request-id.js';
 import { installOpenApi, openApiRoute } from './http/openapi.js';
 import { serializerCompiler, validatorCompiler } from './http/schema.js';
 import { IpMatcher, parseIpList } from './http/ip-list.js';
@@ -21,19 +24,24 @@ import { channelsBulkRoutes } from './modules/channels/channels-bulk.routes.js';
 import { channelOpsRoutes } from './modules/channels/channel-ops.routes.js';
 import { registerChannelMonitorJobs } from './jobs/channel-monitor.job.js';
 import { registerSessionJobs } from './jobs/sessions.job.js';
+import { registerLogRetentionJobs } from './jobs/log-retention.job.js';
 import { registerSharedStateJobs } from './jobs/shared-state.job.js';
 import { channelsRoutes } from './modules/channels/channels.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { metricsRoutes } from './metrics/metrics.routes.js';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.js';
 import { logsRoutes } from './modules/logs/logs.routes.js';
 import { pricingRoutes } from './modules/pricing/pricing.routes.js';
+import { redemptionsRoutes } from './modules/redemptions/redemptions.routes.js';
+import { topUpsRoutes } from './modules/topups/topups.routes.js';
 import { relayRoutes } from './relay/relay.routes.js';
+
 
 /** Paths that belong to the API and relay: never answered with the console's index.html. */
 const API_PREFIXES = ['/api/', '/v1/', '/pg/', '/mj/', '/suno/', '/assets/', '/dashboard/'];
 
 export interface BuildOptions {
-  logger?: boolean | object;
   /**
    * Tests: every answer must match its route's response schema (http/schema.ts); a mismatch is a
    * 500 naming the field, and is passed to `onResponseMismatch`.
@@ -44,8 +52,11 @@ export interface BuildOptions {
 
 /** Builds the HTTP app over a context; tests call this with their own database and config. */
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const logger: FastifyBaseLogger = ctx.log;
   const app = Fastify({
-    logger: opts.logger ?? false,
+    loggerInstance: logger,
+    // One id per request in every log line (`reqId`); the relay answers it as X-Oneapi-Request-Id.
+    genReqId: () => newRequestId(),
     routerOptions: { ignoreTrailingSlash: true },
     // `/api` and anything not given its own limit; the relay's routes set theirs (relay.routes.ts).
     bodyLimit: ctx.config.bodyLimits.api,
@@ -65,11 +76,14 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       if (!route.schema?.response) opts.onResponseMismatch?.(`${methods.join(',')} ${route.url} declares no schema (add its contract to @modelgate/shared/api)`);
     });
   }
+  // Before any route: shutdown waits for the handlers still running (lifecycle/graceful-close.ts).
+  const inFlight = new InFlight();
+  inFlight.install(app);
   installApiErrorHandler(app);
-  installSecurityHeaders(app);
+  installSecurityHeaders(app, { formTarget: () => ctx.options.str('PayAddress') });
   installNulGuard(app);
-  ctx.cluster.useLogger(app.log);
   app.addHook('onClose', async () => ctx.cluster.scheduler.stop());
+  app.addHook('onClose', async () => ctx.quotaReminder.close());
 
   const apiLimit = rateLimitHook('GA', ctx.config.rateLimits.globalApi, ctx.rateLimitStore);
   app.addHook('onRequest', async (req, reply) => {
@@ -79,6 +93,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     }
   });
 
+  healthRoutes(app, ctx);
+  metricsRoutes(app, ctx);
   statusRoutes(app, ctx);
   optionsRoutes(app, ctx);
   usersRoutes(app, ctx);
@@ -91,12 +107,17 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   logsRoutes(app, ctx);
   ledgerRoutes(app, ctx);
   pricingRoutes(app, ctx);
+  redemptionsRoutes(app, ctx);
+  topUpsRoutes(app, ctx);
   openApiRoute(app);
   await relayRoutes(app, ctx);
   registerLedgerJobs(app, ctx);
   registerChannelMonitorJobs(app, ctx);
   registerSessionJobs(app, ctx);
+  registerLogRetentionJobs(app, ctx);
   registerSharedStateJobs(app, ctx);
+  // Registered last, so its onClose runs first (Fastify runs them in reverse order).
+  installGracefulClose(app, ctx, inFlight);
 
   await registerConsole(app, ctx);
   return app;
@@ -113,7 +134,7 @@ function trustProxyOption(entries: readonly string[]): false | ((address: string
   return (address) => trusted.has(address);
 }
 
-async function registerConsole(app: FastifyInstance, ctx: AppContext): Promise<void> {
+async function registerConsole(app: FastifyInstance, ctx: Pick<AppContext, 'config' | 'rateLimitStore'>): Promise<void> {
   const dist = ctx.config.webDistDir;
   const indexPath = path.join(dist, 'index.html');
   const hasConsole = fs.existsSync(indexPath);

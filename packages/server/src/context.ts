@@ -2,12 +2,19 @@ import type { Cluster } from './cluster/cluster.js';
 import type { Config } from './config/config.js';
 import type { ChannelOps } from './modules/channels/channel-ops.service.js';
 import type { Db } from './db/client.js';
+import type { Logger } from './log/logger.js';
+import type { Metrics } from './metrics/metrics.js';
 import type { RateLimitStore } from './http/rate-limit.js';
 import type { SessionStore } from './http/session-store.js';
 import type { Mailer } from './modules/mail/mailer.js';
+import type { QuotaReminder } from './modules/mail/quota-reminder.js';
 import type { OptionsService } from './modules/options/options.service.js';
+import type { RedemptionsRepository } from './modules/redemptions/redemptions.repository.js';
+import type { RedemptionsService } from './modules/redemptions/redemptions.service.js';
 import type { TokensRepository } from './modules/tokens/tokens.repository.js';
 import type { TokensService } from './modules/tokens/tokens.service.js';
+import type { TopUpsRepository } from './modules/topups/topups.repository.js';
+import type { TopUpService } from './modules/topups/topups.service.js';
 import type { UsersRepository } from './modules/users/users.repository.js';
 import type { UsersService } from './modules/users/users.service.js';
 import type { VerificationCodes } from './modules/users/verification-codes.js';
@@ -20,6 +27,10 @@ import type { ChannelsService } from './modules/channels/channels.service.js';
 export interface AppContext {
   config: Readonly<Config>;
   db: Db;
+  /** The process logger; Fastify derives each request's child logger (with `reqId`) from it. */
+  log: Logger;
+  /** Prometheus metrics of this process (metrics/metrics.ts). */
+  metrics: Metrics;
   version: string;
   startTime: number;
   options: OptionsService;
@@ -33,6 +44,8 @@ export interface AppContext {
   /** Shared store, job locks + scheduler, cache invalidation: Redis when configured, else the database. */
   cluster: Cluster;
   mailer: Mailer;
+  /** Quota-alert mail after relayed charges, off the request path (modules/mail/quota-reminder.ts). */
+  quotaReminder: QuotaReminder;
   rateLimitStore: RateLimitStore;
   /** Relay caches (tokens, users, channels), the billing ledger and the upstream pool. */
   relay: RelayServices;
@@ -41,6 +54,10 @@ export interface AppContext {
   channels: ChannelsRepository;
   channelsService: ChannelsService;
   channelOps: ChannelOps;
+  redemptions: RedemptionsRepository;
+  redemptionsService: RedemptionsService;
+  topUps: TopUpsRepository;
+  topUpService: TopUpService;
   /** Distinct enabled models available to any of the given groups (abilities table). */
   modelsForGroups(groups: string[]): Promise<string[]>;
 }

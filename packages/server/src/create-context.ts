@@ -6,11 +6,18 @@ import type { Config } from './config/config.js';
 import type { AppContext } from './context.js';
 import type { Db } from './db/client.js';
 import { MemoryRateLimitStore } from './http/rate-limit.js';
+import { createLogger, type Logger } from './log/logger.js';
 import { SessionStore } from './http/session-store.js';
+import { Metrics } from './metrics/metrics.js';
 import { Mailer } from './modules/mail/mailer.js';
+import { QuotaReminder } from './modules/mail/quota-reminder.js';
 import { OptionsService } from './modules/options/options.service.js';
+import { RedemptionsRepository } from './modules/redemptions/redemptions.repository.js';
+import { RedemptionsService } from './modules/redemptions/redemptions.service.js';
 import { TokensRepository } from './modules/tokens/tokens.repository.js';
 import { TokensService } from './modules/tokens/tokens.service.js';
+import { TopUpsRepository } from './modules/topups/topups.repository.js';
+import { TopUpService } from './modules/topups/topups.service.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
 import { VerificationCodes } from './modules/users/verification-codes.js';
@@ -42,7 +49,7 @@ function applyInvalidation(ctx: AppContext, m: Invalidation): void {
       ctx.relay.channels.invalidate();
       break;
     case 'option':
-      ctx.options.reloadKey(m.key).catch((err: unknown) => ctx.cluster.log.error({ err, key: m.key }, 'option reload failed'));
+      ctx.options.reloadKey(m.key).catch((err: unknown) => ctx.log.error({ err, key: m.key }, 'option reload failed'));
       break;
   }
 }
@@ -52,10 +59,12 @@ function applyInvalidation(ctx: AppContext, m: Invalidation): void {
  * store, job locks and cross-node cache invalidation). Options are loaded and the invalidation
  * subscriber started (`ctx.cluster.start()`) by the caller.
  */
-export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: Redis | null } = {}): AppContext {
+export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: Redis | null; log?: Logger } = {}): AppContext {
+  const log = opts.log ?? createLogger(config.logLevel, { node: config.nodeId });
   const ctx = {
     config,
     db,
+    log,
     version: readVersion(),
     startTime: Math.floor(Date.now() / 1000),
     options: new OptionsService(db),
@@ -77,15 +86,18 @@ export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: 
     },
   } as unknown as AppContext;
   ctx.relay = new RelayServices(db, config);
+  ctx.metrics = new Metrics({ db, redis: opts.redis ?? null, ledger: () => ctx.relay.ledger });
+  ctx.relay.observer = ctx.metrics;
   ctx.quotaLedger = new QuotaLedger(db);
   ctx.cluster = new Cluster(config, db, opts.redis ?? null, {
     apply: (m) => applyInvalidation(ctx, m),
     resync: () => {
       ctx.relay.auth.clear();
       ctx.relay.channels.invalidate();
-      ctx.options.reload().catch((err: unknown) => ctx.cluster.log.error({ err }, 'option reload failed'));
+      ctx.options.reload().catch((err: unknown) => ctx.log.error({ err }, 'option reload failed'));
     },
-  });
+  }, log);
+  ctx.cluster.scheduler.observer = ctx.metrics;
   ctx.codes = new VerificationCodes(ctx.cluster.store);
   // Every write reaches the relay's in-memory lookups on every node (this one at once).
   const publish = (m: Invalidation) => ctx.cluster.bus.publish(m);
@@ -96,9 +108,24 @@ export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: 
   ctx.channels = new ChannelsRepository(db);
   ctx.channels.onWrite = () => publish({ t: 'channels' });
   ctx.channelsService = new ChannelsService(ctx.channels);
-  ctx.channelOps = new ChannelOps(ctx);
+  ctx.channelOps = new ChannelOps({ config, options: ctx.options, channels: ctx.channels, relay: ctx.relay, log });
   ctx.mailer = new Mailer(ctx.options);
-  ctx.usersService = new UsersService(ctx);
-  ctx.tokensService = new TokensService(ctx);
+  ctx.quotaReminder = new QuotaReminder({ db, options: ctx.options, mailer: ctx.mailer, store: ctx.cluster.store, log });
+  ctx.relay.afterSettle = (userId, settled) => ctx.quotaReminder.afterSettle(userId, settled);
+  ctx.tokensService = new TokensService({ tokens: ctx.tokens, options: ctx.options, quotaLedger: ctx.quotaLedger });
+  ctx.usersService = new UsersService({
+    config,
+    db,
+    users: ctx.users,
+    options: ctx.options,
+    codes: ctx.codes,
+    sessions: ctx.sessions,
+    quotaLedger: ctx.quotaLedger,
+    tokensService: ctx.tokensService,
+  });
+  ctx.redemptions = new RedemptionsRepository(db);
+  ctx.redemptionsService = new RedemptionsService({ db, redemptions: ctx.redemptions, options: ctx.options, quotaLedger: ctx.quotaLedger });
+  ctx.topUps = new TopUpsRepository(db);
+  ctx.topUpService = new TopUpService({ db, topUps: ctx.topUps, options: ctx.options, quotaLedger: ctx.quotaLedger });
   return ctx;
 }

@@ -4,6 +4,8 @@ import { createContext } from './create-context.js';
 import { openDb } from './db/client.js';
 import { migrateToLatest } from './db/migrate.js';
 import { connectRedis, RedisRateLimitStore } from './http/redis-rate-limit.js';
+import { createLogger } from './log/logger.js';
+import { startTracing } from './tracing/tracing.js';
 
 async function main(): Promise<void> {
   let config: Readonly<Config>;
@@ -11,54 +13,72 @@ async function main(): Promise<void> {
     config = loadConfig();
   } catch (e) {
     if (e instanceof ConfigError) {
-      console.error(`[modelgate] ${e.message}`);
+      createLogger('info').fatal(e.message);
       process.exit(1);
     }
     throw e;
   }
+  const log = createLogger(config.logLevel, { node: config.nodeId });
   if (config.sessionSecretGenerated) {
-    console.warn('[modelgate] SESSION_SECRET is not set: using a random secret. Sessions will not survive a restart or be shared between nodes.');
+    log.warn('SESSION_SECRET is not set: using a random secret. Sessions will not survive a restart or be shared between nodes.');
   }
-  const db = await openDb(config);
-  const redis = config.redisConnString ? await connectRedis(config.redisConnString) : null;
-  const ctx = createContext(config, db, { redis });
+  const db = await openDb(config, { log });
+  const redis = config.redisConnString ? await connectRedis(config.redisConnString, { log }) : null;
+  const ctx = createContext(config, db, { redis, log });
   if (redis) ctx.rateLimitStore = new RedisRateLimitStore(redis);
   if (config.nodeType === 'master') {
     const applied = await migrateToLatest(db);
-    if (applied.length) console.log(`[modelgate] migrations applied: ${applied.join(', ')}`);
+    if (applied.length) log.info({ migrations: applied }, `migrations applied: ${applied.join(', ')}`);
   }
   // Subscribed before the first read, so no write made after that read can go unnoticed.
   await ctx.cluster.start();
   await ctx.options.reload();
   if (config.nodeType === 'master' && (await ctx.usersService.ensureRoot())) {
-    console.log(`[modelgate] created the super admin "root"${process.env.INITIAL_ROOT_PASSWORD ? '' : ' with password 123456: change it after the first login'}`);
+    log.warn(`created the super admin "root"${process.env.INITIAL_ROOT_PASSWORD ? '' : ' with password 123456: change it after the first login'}`);
   }
 
-  const app = await buildApp(ctx, { logger: { level: config.logLevel } });
+  const tracing = await startTracing(process.env, { version: ctx.version, nodeId: config.nodeId }, log);
+  const app = await buildApp(ctx);
   const sync = setInterval(() => {
     ctx.options.reload().catch((err: unknown) => app.log.error({ err }, 'option sync failed'));
   }, config.syncFrequencySec * 1000);
   sync.unref();
 
+  // One graceful stop however many signals arrive: systemd (KillMode=control-group) and Ctrl-C on
+  // `npm start` signal the whole process group, and scripts/start.mjs forwards the same signal,
+  // so the server sees it twice; a second one must not cut the streams the first is letting finish.
+  let stopping = false;
   const shutdown = async (signal: string) => {
-    app.log.info(`${signal} received, shutting down`);
+    if (stopping) return void log.info(`${signal} received again; already shutting down`);
+    stopping = true;
+    log.info(`${signal} received, shutting down (open requests may finish within ${config.shutdownTimeoutSec} s)`);
     clearInterval(sync);
-    await app.close();
-    await ctx.cluster.close();
-    await db.destroy();
-    redis?.disconnect();
-    process.exit(0);
+    let code = 0;
+    try {
+      await app.close();
+      // After the last request has ended, so its spans are in the final export.
+      await tracing.shutdown();
+      await ctx.cluster.close();
+      await db.destroy();
+      redis?.disconnect();
+      log.info('stopped');
+    } catch (err) {
+      log.error({ err }, 'shutdown failed');
+      code = 1;
+    }
+    // pino writes asynchronously: flush so the last lines are not lost with the process.
+    log.flush(() => process.exit(code));
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await app.listen({ port: config.port, host: '0.0.0.0' });
+  await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  console.log(`[modelgate] listening on http://localhost:${port} (node ${config.nodeId}, database: ${db.kind}${redis ? ', redis' : ''})`);
+  log.info({ port, database: db.kind, redis: Boolean(redis) }, `listening on http://localhost:${port} (node ${config.nodeId}, database: ${db.kind}${redis ? ', redis' : ''})`);
 }
 
 main().catch((err: unknown) => {
-  console.error('[modelgate] failed to start:', err);
+  createLogger('info').fatal({ err }, 'failed to start');
   process.exit(1);
 });

@@ -76,6 +76,8 @@ export interface ChannelTypeInfo {
   testable: boolean;
   /** The server can query its balance (reference §6.2). */
   balance?: boolean;
+  /** The console's "fetch models" can list the upstream's models (OpenAI's /v1/models, Gemini's models). */
+  listsModels?: boolean;
 }
 
 const MJ_MODELS = ['mj_imagine', 'mj_variation', 'mj_reroll', 'mj_blend', 'mj_upscale', 'mj_describe', 'mj_uploads'];
@@ -96,7 +98,7 @@ type Entry = Omit<ChannelTypeInfo, 'id' | 'testable' | 'baseUrlField'> & { testa
 
 /** Every known type; the console offers those of CHANNEL_TYPE_ORDER. */
 const TYPES: Record<number, Entry> = {
-  1: { name: 'OpenAI', color: 'green', baseUrl: 'https://api.openai.com', organization: true, balance: true },
+  1: { name: 'OpenAI', color: 'green', baseUrl: 'https://api.openai.com', organization: true, balance: true, listsModels: true },
   2: { name: 'Midjourney Proxy', color: 'geekblue', baseUrl: '', models: MJ_MODELS, testable: false },
   3: { name: 'Azure OpenAI', color: 'cyan', baseUrl: '', baseUrlField: 'azure', other: 'azureVersion', defaultOther: '2023-06-01-preview' },
   4: { name: 'Ollama', color: 'default', baseUrl: 'http://localhost:11434' },
@@ -119,7 +121,7 @@ const TYPES: Record<number, Entry> = {
   21: { name: 'AI Proxy Library', color: 'purple', baseUrl: 'https://api.aiproxy.io', other: 'knowledgeId' },
   22: { name: 'FastGPT', color: 'blue', baseUrl: 'https://fastgpt.run/api/openapi', baseUrlField: 'fastgpt' },
   23: { name: 'Tencent Hunyuan', color: 'cyan', baseUrl: 'https://hunyuan.tencentcloudapi.com', keyHint: 'AppId|SecretId|SecretKey' },
-  24: { name: 'Google Gemini', color: 'orange', baseUrl: 'https://generativelanguage.googleapis.com' },
+  24: { name: 'Google Gemini', color: 'orange', baseUrl: 'https://generativelanguage.googleapis.com', listsModels: true },
   25: { name: 'Moonshot', color: 'green', baseUrl: 'https://api.moonshot.cn' },
   26: { name: 'Zhipu GLM-4V', color: 'magenta', baseUrl: 'https://open.bigmodel.cn', keyHint: 'id.secret' },
   27: { name: 'Perplexity', color: 'default', baseUrl: 'https://api.perplexity.ai' },

@@ -129,8 +129,17 @@ export const DEFAULT_CACHE_RATIO_RULES: ReadonlyArray<readonly [prefix: string, 
   ['o3', 0.5],
   ['gpt-4.1', 0.25],
   ['deepseek', 0.25],
-  ['claude-3', 0.1],
+  // Every Claude model with prompt caching (3.x, 4.x) reads the cache at a tenth of the input price.
+  ['claude', 0.1],
+  // Gemini bills context-cache hits (`cachedContentTokenCount`) at a quarter of the input price.
+  ['gemini', 0.25],
 ];
+
+/**
+ * Prompt-cache writes (share of the input price a token written to the cache costs), by model
+ * prefix: Anthropic bills `cache_creation_input_tokens` at 1.25 × input (5-minute cache).
+ */
+export const DEFAULT_CACHE_CREATION_RATIO_RULES: ReadonlyArray<readonly [prefix: string, ratio: number]> = [['claude', 1.25]];
 
 /** Ratio of a model missing from ModelRatio (reference §5.1: billed, not rejected). */
 export const MISSING_MODEL_RATIO = 30;

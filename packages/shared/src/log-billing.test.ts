@@ -25,6 +25,7 @@ describe('explainCharge recomputes the charge with the relay’s formula', () =>
     ['a group discount', 'gpt-4', 'vip', { promptTokens: 7, completionTokens: 3 }],
     ['a fractional completion ratio', 'gpt-3.5-turbo-16k', 'default', { promptTokens: 10, completionTokens: 10 }],
     ['cached prompt tokens', 'gpt-4o', 'default', { promptTokens: 1000, completionTokens: 100, cachedTokens: 400 }],
+    ['Claude cache reads and writes', 'claude-3-5-sonnet-20241022', 'default', { promptTokens: 1000, completionTokens: 100, cachedTokens: 600, cacheWriteTokens: 300 }],
     ['audio tokens', 'gpt-4o-audio-preview', 'default', { promptTokens: 110, completionTokens: 30, audioInputTokens: 100, audioOutputTokens: 20 }],
     ['a tiny usage billed at least 1', 'text-embedding-3-small', 'default', { promptTokens: 4, completionTokens: 0 }],
     ['a per-call price', 'dall-e-3', 'vip', { promptTokens: 100, completionTokens: 100 }],

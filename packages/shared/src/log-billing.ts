@@ -17,6 +17,9 @@ export interface LogOther {
   admin_info?: { use_channel?: unknown[] };
   cache_tokens?: number;
   cache_ratio?: number;
+  /** Prompt tokens written to the provider's prompt cache, and what each cost (Claude 1.25). */
+  cache_creation_tokens?: number;
+  cache_creation_ratio?: number;
   reasoning_tokens?: number;
   ws?: boolean;
   audio?: boolean;
@@ -47,6 +50,10 @@ export function consumeLogOther(p: Price, u: Usage, run: { frt: number; useChann
   if (u.cachedTokens) {
     other.cache_tokens = u.cachedTokens;
     other.cache_ratio = p.cacheRatio;
+  }
+  if (u.cacheWriteTokens) {
+    other.cache_creation_tokens = u.cacheWriteTokens;
+    other.cache_creation_ratio = p.cacheCreationRatio;
   }
   if (u.reasoningTokens) other.reasoning_tokens = u.reasoningTokens;
   if (u.audioInputTokens || u.audioOutputTokens) {
@@ -99,6 +106,7 @@ export function priceFromLog(model: string, other: LogOther, quotaPerUnit: numbe
     completionRatio: num(other.completion_ratio, 1),
     groupRatio: num(other.group_ratio, 1),
     cacheRatio: num(other.cache_ratio, 1),
+    cacheCreationRatio: num(other.cache_creation_ratio, 1),
     audioRatio: num(other.audio_ratio, 1),
     audioCompletionRatio: num(other.audio_completion_ratio, 1),
     quotaPerUnit,
@@ -110,6 +118,7 @@ export function usageFromLog(row: LogRowCounts, other: LogOther): Usage {
     promptTokens: row.prompt_tokens || 0,
     completionTokens: row.completion_tokens || 0,
     cachedTokens: num(other.cache_tokens, 0),
+    cacheWriteTokens: num(other.cache_creation_tokens, 0),
     reasoningTokens: num(other.reasoning_tokens, 0),
     audioInputTokens: num(other.audio_input, 0),
     audioOutputTokens: num(other.audio_output, 0),
@@ -124,6 +133,7 @@ export type ChargeExplanation =
       completionRatio: number;
       groupRatio: number;
       cacheRatio: number;
+      cacheCreationRatio: number;
       audioRatio: number;
       audioCompletionRatio: number;
       terms: UsageTerms;
@@ -147,6 +157,7 @@ export function explainCharge(model: string, row: LogRowCounts, other: LogOther,
     completionRatio: p.completionRatio,
     groupRatio: p.groupRatio,
     cacheRatio: p.cacheRatio,
+    cacheCreationRatio: p.cacheCreationRatio,
     audioRatio: p.audioRatio,
     audioCompletionRatio: p.audioCompletionRatio,
     terms: usageTerms(p, usage),

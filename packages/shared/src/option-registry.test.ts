@@ -83,3 +83,16 @@ describe('normaliseOption (spec §5)', () => {
     expect(check('EmailDomainRestrictionEnabled', 'true', defaults({ EmailDomainWhitelist: '  ' }))).toMatchObject({ code: 'OPTION_EMAIL_DOMAIN_CONFIG' });
   });
 });
+
+describe('IP list options', () => {
+  const current = (k: OptionKey) => OPTION_REGISTRY[k].default;
+  it('accepts addresses and CIDR ranges of both families and stores them comma-separated', () => {
+    expect(normaliseOption('OutboundAllowedRanges', ' 10.0.0.0/8\n192.168.1.5, fd00::/8 2001:db8::1 ::1', current)).toEqual({ ok: true, value: '10.0.0.0/8,192.168.1.5,fd00::/8,2001:db8::1,::1' });
+    expect(normaliseOption('OutboundAllowedRanges', '', current)).toEqual({ ok: true, value: '' });
+  });
+  it('names the entries that are not addresses or ranges', () => {
+    for (const bad of ['10.0.0.0/33', '256.1.1.1', '010.1.1.1', 'example.com', '1:2:3:4:5:6:7:8:9', '1::2::3', 'fd00::/129', '10.0.0.0/8/1']) {
+      expect(normaliseOption('OutboundAllowedRanges', `10.0.0.1, ${bad}`, current)).toEqual({ ok: false, code: 'OPTION_IP_LIST_INVALID', detail: `OutboundAllowedRanges: ${bad}` });
+    }
+  });
+});

@@ -7,7 +7,7 @@ import type { ServerMessageCode } from './messages.js';
 import { DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-ratios.js';
 
 /** How an option's string value is validated and typed. */
-export type OptionKind = 'bool' | 'int' | 'float' | 'json' | 'string' | 'address';
+export type OptionKind = 'bool' | 'int' | 'float' | 'json' | 'string' | 'address' | 'iplist';
 
 /**
  * Who may read a value: `public` — anyone, through `publicAs` (a `/api/status` field or a public
@@ -49,6 +49,7 @@ const text = (v = '', a: Access = {}) => make('string', v, a);
 const secret = () => make('string', '', { access: 'secret' });
 const json = (v: unknown, shape: JsonShape, a: Access = {}) => make('json', JSON.stringify(v, null, 2), { ...a, shape });
 const address = (a: Access = {}) => make('address', '', a);
+const ipList = (a: Access = {}) => make('iplist', '', a);
 const pub = (publicAs: string): Access => ({ publicAs });
 
 const DEFAULT_GROUP_RATIO = { default: 1, vip: 1, svip: 1 };
@@ -134,6 +135,12 @@ export const OPTION_REGISTRY = {
   SensitiveWords: text('test_sensitive'),
   StreamCacheQueueLength: int(0),
   LogConsumeEnabled: bool(true),
+  /** Days of usage logs to keep; 0 keeps them all (jobs/log-retention.job.ts). */
+  LogRetentionDays: int(0),
+  /** Bearer token for `GET /metrics`; empty turns the endpoint off (404). */
+  MetricsToken: secret(),
+  /** Private ranges outbound fetches (image URLs, webhooks, OAuth) may reach anyway, e.g. an internal image host. */
+  OutboundAllowedRanges: ipList(),
   DataExportEnabled: bool(true, pub('enable_data_export')),
   DataExportInterval: int(5),
   DataExportDefaultTime: text('hour', pub('data_export_default_time')),

@@ -36,6 +36,22 @@ function checkJson(key: string, spec: OptionSpec, value: string): OptionCheck | 
   return null;
 }
 
+/** `10.0.0.0/8`, `192.168.1.5`, `fd00::/8`, `2001:db8::1`: syntax only (the server parses it for use). */
+export function isIpOrCidr(entry: string): boolean {
+  const [address = '', bits, ...rest] = entry.split('/');
+  if (rest.length) return false;
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(address);
+  const max = v4 ? 32 : 128;
+  if (bits !== undefined && (!/^\d{1,3}$/.test(bits) || Number(bits) > max)) return false;
+  if (v4) return v4.slice(1).every((o) => Number(o) <= 255 && !(o.length > 1 && o.startsWith('0')));
+  if (!/^[0-9a-fA-F:]+$/.test(address) || !address.includes(':')) return false;
+  const halves = address.split('::');
+  if (halves.length > 2) return false;
+  const groups = halves.flatMap((h) => (h ? h.split(':') : []));
+  if (groups.some((g) => g.length < 1 || g.length > 4)) return false;
+  return halves.length === 2 ? groups.length < 8 : groups.length === 8;
+}
+
 /** The stored form of `raw` for `key`, or why it cannot be stored. `current` reads the other options. */
 export function normaliseOption(key: string, raw: unknown, current: (key: OptionKey) => string): OptionCheck {
   if (!isOptionKey(key)) return fail('OPTION_UNKNOWN', key);
@@ -69,6 +85,13 @@ export function normaliseOption(key: string, raw: unknown, current: (key: Option
     case 'address':
       value = value.trim().replace(/\/+$/, '');
       break;
+    case 'iplist': {
+      const entries = value.split(/[\s,]+/).filter(Boolean);
+      const bad = entries.filter((e) => !isIpOrCidr(e));
+      if (bad.length) return fail('OPTION_IP_LIST_INVALID', `${key}: ${bad.join(', ')}`);
+      value = entries.join(',');
+      break;
+    }
     case 'string':
       break;
   }

@@ -10,10 +10,11 @@ const tables: PricingTables = {
   quotaPerUnit: 500_000,
 };
 
-const u = (prompt: number, completion: number, extra: Partial<Record<'cachedTokens' | 'audioInputTokens' | 'audioOutputTokens', number>> = {}) => ({
+const u = (prompt: number, completion: number, extra: Partial<Record<'cachedTokens' | 'cacheWriteTokens' | 'audioInputTokens' | 'audioOutputTokens', number>> = {}) => ({
   promptTokens: prompt,
   completionTokens: completion,
   cachedTokens: 0,
+  cacheWriteTokens: 0,
   reasoningTokens: 0,
   audioInputTokens: 0,
   audioOutputTokens: 0,
@@ -77,6 +78,17 @@ describe('usageQuota', () => {
   it('bills cached prompt tokens at the cache ratio', () => {
     // gpt-4o: ratio 1.25, cache 0.5 → (600 + 400×0.5 + 100×4) × 1.25.
     expect(usageQuota(priceFor('gpt-4o', 'default', tables), u(1000, 100, { cachedTokens: 400 }))).toBe(Math.round((600 + 200 + 400) * 1.25));
+  });
+
+  it('bills Claude cache reads at 0.1 and cache writes at 1.25 of the input price', () => {
+    // claude-3-5-sonnet-20241022: ratio 1.5, completion 5; prompt 1000 = 100 uncached + 600 read + 300 written.
+    const p = priceFor('claude-3-5-sonnet-20241022', 'default', tables);
+    expect([p.cacheRatio, p.cacheCreationRatio]).toEqual([0.1, 1.25]);
+    const q = usageQuota(p, u(1000, 100, { cachedTokens: 600, cacheWriteTokens: 300 }));
+    expect(q).toBe(Math.round((100 + 600 * 0.1 + 300 * 1.25 + 100 * 5) * 1.5));
+    // Newer Claude names share the cache prices; other vendors' writes cost the input price.
+    expect(priceFor('claude-sonnet-4-20250514', 'default', tables).cacheCreationRatio).toBe(1.25);
+    expect(priceFor('gpt-4o', 'default', tables).cacheCreationRatio).toBe(1);
   });
 
   it('bills audio tokens at the audio ratios', () => {

@@ -3,20 +3,27 @@
  * image and a reservation. The relay bills with these functions and the console's log detail
  * explains a charge with them. No I/O: the tables come in as arguments.
  */
-import { AUDIO_COMPLETION_RATIO, DEFAULT_CACHE_RATIO_RULES, MISSING_MODEL_RATIO, defaultAudioRatio } from './default-ratios.js';
+import { AUDIO_COMPLETION_RATIO, DEFAULT_CACHE_CREATION_RATIO_RULES, DEFAULT_CACHE_RATIO_RULES, MISSING_MODEL_RATIO, defaultAudioRatio } from './default-ratios.js';
 
-/** Normalised usage (prompt includes cached and audio input; completion includes reasoning). */
+/**
+ * Normalised usage. The prompt includes cached reads, cache writes and audio input (an Anthropic
+ * reply's `input_tokens` is only the uncached part: its prompt is input + cache read + cache
+ * creation); the completion includes reasoning.
+ */
 export interface Usage {
   promptTokens: number;
   completionTokens: number;
+  /** Prompt tokens read from the provider's prompt cache. */
   cachedTokens: number;
+  /** Prompt tokens written to the provider's prompt cache (Anthropic `cache_creation_input_tokens`). */
+  cacheWriteTokens: number;
   reasoningTokens: number;
   audioInputTokens: number;
   audioOutputTokens: number;
 }
 
 export function emptyUsage(): Usage {
-  return { promptTokens: 0, completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, audioInputTokens: 0, audioOutputTokens: 0 };
+  return { promptTokens: 0, completionTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, audioInputTokens: 0, audioOutputTokens: 0 };
 }
 
 /** The option tables a price is resolved from (ModelRatio, CompletionRatio, ModelPrice, GroupRatio, QuotaPerUnit). */
@@ -39,6 +46,8 @@ export interface Price {
   completionRatio: number;
   groupRatio: number;
   cacheRatio: number;
+  /** Share of the input price a prompt token written to the cache costs (Claude 1.25). */
+  cacheCreationRatio: number;
   audioRatio: number;
   audioCompletionRatio: number;
   quotaPerUnit: number;
@@ -90,6 +99,11 @@ export function cacheRatio(model: string): number {
   return 1;
 }
 
+export function cacheCreationRatio(model: string): number {
+  for (const [prefix, ratio] of DEFAULT_CACHE_CREATION_RATIO_RULES) if (model.startsWith(prefix)) return ratio;
+  return 1;
+}
+
 /** Resolves the price of `model` for `group`. */
 export function priceFor(model: string, group: string, t: PricingTables): Price {
   const key = priceKey(model);
@@ -104,6 +118,7 @@ export function priceFor(model: string, group: string, t: PricingTables): Price 
     completionRatio: completionRatio(model, t.completionRatio),
     groupRatio: typeof g === 'number' && Number.isFinite(g) ? g : 1,
     cacheRatio: cacheRatio(model),
+    cacheCreationRatio: cacheCreationRatio(model),
     audioRatio: defaultAudioRatio(model),
     audioCompletionRatio: AUDIO_COMPLETION_RATIO,
     quotaPerUnit: t.quotaPerUnit,
@@ -117,14 +132,15 @@ export function perCallQuota(p: Pick<Price, 'modelPrice' | 'quotaPerUnit' | 'gro
 
 /** The terms of a ratio-mode bill, as `usageQuota` sums them. */
 export interface UsageTerms {
-  /** Prompt tokens that are neither cached nor audio. */
+  /** Prompt tokens that are neither cached, cache writes nor audio. */
   textIn: number;
   cached: number;
+  cacheWrite: number;
   audioIn: number;
   /** Completion tokens that are not audio. */
   textOut: number;
   audioOut: number;
-  /** Text units: textIn + cached × cache ratio + round(textOut × completion ratio). */
+  /** Text units: textIn + cached × cache ratio + cacheWrite × cache creation ratio + round(textOut × completion ratio). */
   text: number;
   /** Audio units: round(audioIn × audio ratio + audioOut × audio ratio × audio completion ratio). */
   audio: number;
@@ -133,19 +149,20 @@ export interface UsageTerms {
 /** Splits a usage into the parts that are priced differently; out-of-range counts are clamped. */
 export function usageTerms(p: Price, u: Usage): UsageTerms {
   const cached = Math.min(Math.max(u.cachedTokens, 0), u.promptTokens);
-  const audioIn = Math.min(Math.max(u.audioInputTokens, 0), u.promptTokens - cached);
+  const cacheWrite = Math.min(Math.max(u.cacheWriteTokens || 0, 0), u.promptTokens - cached);
+  const audioIn = Math.min(Math.max(u.audioInputTokens, 0), u.promptTokens - cached - cacheWrite);
   const audioOut = Math.min(Math.max(u.audioOutputTokens, 0), u.completionTokens);
-  const textIn = u.promptTokens - cached - audioIn;
+  const textIn = u.promptTokens - cached - cacheWrite - audioIn;
   const textOut = u.completionTokens - audioOut;
-  const text = textIn + cached * p.cacheRatio + Math.round(textOut * p.completionRatio);
+  const text = textIn + cached * p.cacheRatio + cacheWrite * p.cacheCreationRatio + Math.round(textOut * p.completionRatio);
   const audio = audioIn || audioOut ? Math.round(audioIn * p.audioRatio + audioOut * p.audioRatio * p.audioCompletionRatio) : 0;
-  return { textIn, cached, audioIn, textOut, audioOut, text, audio };
+  return { textIn, cached, cacheWrite, audioIn, textOut, audioOut, text, audio };
 }
 
 /**
  * Quota of a usage in ratio mode:
  * `round((input + round(output × completionRatio)) × modelRatio × groupRatio)`, where cached input
- * tokens count `cacheRatio` each and audio tokens count `audioRatio` (output audio also × the audio
+ * tokens count `cacheRatio` each, cache writes `cacheCreationRatio` each, and audio tokens count `audioRatio` (output audio also × the audio
  * completion ratio). At least 1 when anything was used and the ratios are not zero.
  */
 export function usageQuota(p: Price, u: Usage): number {

@@ -54,4 +54,36 @@ describe('cli', () => {
     const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('timeout'), 10_000))]);
     expect(code).toBe(0);
   });
+
+  it('runs the Anthropic fake with --provider anthropic', async () => {
+    child = spawn(process.execPath, ['--import', 'tsx', CLI, '--provider', 'anthropic', '--port', '0', '--key', 'sk-ant-cli'], { stdio: 'pipe' });
+    const match = await waitForLine(child, /Anthropic upstream listening on (http:\/\/127\.0\.0\.1:\d+)/u, 20_000);
+    const res = await fetch(`${match[1]}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': 'sk-ant-cli', 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'claude-3-5-haiku-20241022', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(await res.json()).toMatchObject({ type: 'message', content: [{ type: 'text', text: 'Hello from the fake Claude' }] });
+    const proc = child;
+    const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+    proc.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
+  it('runs the Gemini fake with --provider gemini', async () => {
+    child = spawn(process.execPath, ['--import', 'tsx', CLI, '--provider', 'gemini', '--port', '0', '--key', 'AIza-cli'], { stdio: 'pipe' });
+    const match = await waitForLine(child, /Gemini upstream listening on (http:\/\/127\.0\.0\.1:\d+)/u, 20_000);
+    const res = await fetch(`${match[1]}/v1beta/models/gemini-2.0-flash:generateContent`, {
+      method: 'POST',
+      headers: { 'x-goog-api-key': 'AIza-cli', 'content-type': 'application/json' },
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(await res.json()).toMatchObject({ candidates: [{ content: { role: 'model', parts: [{ text: 'Hello from the fake Gemini' }] }, finishReason: 'STOP' }] });
+    const proc = child;
+    const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+    proc.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
 });

@@ -1,20 +1,26 @@
 #!/usr/bin/env node
 /**
- * Runs the fake OpenAI upstream standalone, as a demo upstream for a local ModelGate:
+ * Runs a fake upstream standalone, as a demo upstream for a local ModelGate:
  *   node packages/testkit/dist/cli.js --port 9100 --key sk-test
- * Faults and balance can then be changed at run time through `/__fake/*` (see control.ts).
+ *   node packages/testkit/dist/cli.js --provider anthropic --port 9200 --key sk-ant-test
+ *   node packages/testkit/dist/cli.js --provider gemini --port 9300 --key AIza-test
+ * Faults (and the OpenAI fake's balance) can then be changed at run time through `/__fake/*`.
  */
 import { parseArgs } from 'node:util';
+import { startFakeAnthropic } from './anthropic-fake/index.js';
+import { startFakeGemini } from './gemini-fake/index.js';
 import { startFakeOpenAI } from './openai-fake/index.js';
 
 const USAGE = `Usage: modelgate-fake-upstream [options]
+  --provider <name>   openai (default), anthropic (the Messages API at /v1/messages)
+                      or gemini (generateContent at /v1beta/models/{model}:…)
   --port <n>          port to listen on (default 9100, 0 = random)
   --host <addr>       interface to bind (default 127.0.0.1)
   --key <key>         accepted API key; repeat for several (default: any key)
   --chunks <n>        words (stream content frames) per reply (default 5)
   --chunk-delay <ms>  delay between stream frames (default 0)
   --balance <usd>     hard_limit_usd served by the billing endpoints (default 100)
-  --models <a,b,...>  model ids served by /v1/models
+  --models <a,b,...>  model ids served by /v1/models (gemini: the models it answers)
   --strict-models     404 for models not in --models
   --help`;
 
@@ -28,6 +34,7 @@ function intOption(value: string | undefined, name: string, fallback: number): n
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
+      provider: { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
       key: { type: 'string', multiple: true },
@@ -43,6 +50,43 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  const provider = values.provider ?? 'openai';
+  if (provider === 'anthropic') {
+    const fake = await startFakeAnthropic({
+      port: intOption(values.port, 'port', 9100),
+      host: values.host ?? '127.0.0.1',
+      apiKeys: values.key && values.key.length > 0 ? values.key : undefined,
+      chunkCount: intOption(values.chunks, 'chunks', 5),
+      chunkDelayMs: intOption(values['chunk-delay'], 'chunk-delay', 0),
+      maxRecordedRequests: 1000,
+    });
+    process.stdout.write(`Fake Anthropic upstream listening on ${fake.url}\n`);
+    const stop = (): void => {
+      void fake.close().then(() => process.exit(0));
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    return;
+  }
+  if (provider === 'gemini') {
+    const fake = await startFakeGemini({
+      port: intOption(values.port, 'port', 9100),
+      host: values.host ?? '127.0.0.1',
+      apiKeys: values.key && values.key.length > 0 ? values.key : undefined,
+      chunkCount: intOption(values.chunks, 'chunks', 5),
+      chunkDelayMs: intOption(values['chunk-delay'], 'chunk-delay', 0),
+      models: values.models?.split(',').map((m) => m.trim()).filter(Boolean),
+      maxRecordedRequests: 1000,
+    });
+    process.stdout.write(`Fake Gemini upstream listening on ${fake.url}\n`);
+    const stop = (): void => {
+      void fake.close().then(() => process.exit(0));
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    return;
+  }
+  if (provider !== 'openai') throw new Error(`--provider must be openai, anthropic or gemini, got "${provider}"`);
   const fake = await startFakeOpenAI({
     port: intOption(values.port, 'port', 9100),
     host: values.host ?? '127.0.0.1',

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config/config.js';
 import type { Db } from '../db/client.js';
-import { consoleJobLogger, Scheduler, type JobLogger } from '../jobs/scheduler.js';
+import { Scheduler, type JobLogger } from '../jobs/scheduler.js';
 import { InvalidationBus, type InvalidationTarget } from './invalidation.js';
 import { DbJobLocks, RedisJobLocks, type JobLocks } from './job-locks.js';
 import { DbSharedStore, RedisSharedStore, type SharedStore } from './shared-store.js';
@@ -17,31 +17,20 @@ export class Cluster {
   readonly locks: JobLocks;
   readonly bus: InvalidationBus;
   readonly scheduler: Scheduler;
-  private logger: JobLogger = consoleJobLogger;
-
   constructor(
     config: Pick<Config, 'nodeId'>,
     db: Db,
     readonly redis: Redis | null,
     target: InvalidationTarget,
+    /** The process logger (log/logger.ts). */
+    readonly log: JobLogger,
   ) {
     // Unique per process: a restarted node must not take a lease left by its previous run for its own.
     const owner = `${config.nodeId}/${randomBytes(4).toString('hex')}`;
     this.store = redis ? new RedisSharedStore(redis) : new DbSharedStore(db);
     this.locks = redis ? new RedisJobLocks(redis, owner) : new DbJobLocks(db, owner);
-    this.bus = new InvalidationBus(target, redis, this.logger, `modelgate-invalidation:${config.nodeId}`);
-    this.scheduler = new Scheduler(this.locks, config.nodeId, this.logger);
-  }
-
-  get log(): JobLogger {
-    return this.logger;
-  }
-
-  /** Routes job and invalidation messages to the app's pino logger. */
-  useLogger(log: JobLogger): void {
-    this.logger = log;
-    this.bus.useLogger(log);
-    this.scheduler.useLogger(log);
+    this.bus = new InvalidationBus(target, redis, log, `modelgate-invalidation:${config.nodeId}`);
+    this.scheduler = new Scheduler(this.locks, config.nodeId, log);
   }
 
   /** Subscribes to invalidations (Redis only). */
@@ -50,7 +39,7 @@ export class Cluster {
   }
 
   async close(): Promise<void> {
-    this.scheduler.stop();
+    await this.scheduler.stop();
     await this.bus.close();
   }
 }

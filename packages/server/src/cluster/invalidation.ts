@@ -39,14 +39,10 @@ export class InvalidationBus {
   constructor(
     private readonly target: InvalidationTarget,
     private readonly redis: Redis | null,
-    private log: JobLogger,
+    private readonly log: JobLogger,
     readonly connectionName = 'modelgate-invalidation',
   ) {
     this.channel = `modelgate:invalidate:${redis?.options.db ?? 0}`;
-  }
-
-  useLogger(log: JobLogger): void {
-    this.log = log;
   }
 
   get shared(): boolean {

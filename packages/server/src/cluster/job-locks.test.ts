@@ -96,14 +96,14 @@ describe.each(testBackends())('job locks on $name', (backend) => {
     expect(runs.length).toBeLessThanOrEqual(11);
     const owner = runs[0]!;
     stops[owner]!();
-    schedulers[owner]!.stop();
+    await schedulers[owner]!.stop();
     const before = runs.length;
     await sleep(600);
     const after = runs.slice(before);
     expect(after.length).toBeGreaterThanOrEqual(2);
     expect(new Set(after).size).toBe(1);
     expect(after[0]).not.toBe(owner);
-    for (const s of schedulers) s.stop();
+    await Promise.all(schedulers.map((s) => s.stop()));
   });
 
   it('logs a failing periodic job with its name and node, then retries it on the next tick', async () => {
@@ -116,7 +116,7 @@ describe.each(testBackends())('job locks on $name', (backend) => {
       if (calls === 1) throw new Error('upstream down');
     });
     await sleep(300);
-    s.stop();
+    await s.stop();
     expect(calls).toBeGreaterThanOrEqual(2);
     const failure = lines.find((l) => l.level === 'error');
     expect(failure?.obj).toMatchObject({ job, node: 'node-x' });

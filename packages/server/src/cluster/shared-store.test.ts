@@ -50,6 +50,18 @@ describe.each(testBackends())('shared store on $name', (backend) => {
     expect(await nodeB.get(key.toLowerCase())).toBe('lower');
   });
 
+  it('claims a key once: of 20 concurrent claims on two nodes one wins, and again after expiry', async () => {
+    const key = k('claim');
+    const won = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? nodeA : nodeB).claim(key, `n${i}`, 150)));
+    expect(won.filter(Boolean)).toHaveLength(1);
+    const winner = `n${won.indexOf(true)}`;
+    expect(await nodeA.get(key)).toBe(winner);
+    expect(await nodeB.claim(key, 'late', 150)).toBe(false);
+    await expire(150);
+    expect(await nodeB.claim(key, 'later', 150)).toBe(true);
+    expect(await nodeA.get(key)).toBe('later');
+  });
+
   it('takes a value once: of 20 concurrent takes on two nodes exactly one gets it', async () => {
     const key = k('take');
     await nodeA.set(key, 'once', 10_000);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Db } from '../db/client.js';
-import { upsert } from '../db/dialect.js';
+import { insertIgnore, upsert } from '../db/dialect.js';
 
 /**
  * Short-lived values every node must see (docs/architecture.md#several-nodes): verification codes, password-reset
@@ -15,6 +15,11 @@ export interface SharedStore {
   take(key: string): Promise<string | undefined>;
   /** Deletes the key only if it holds `expected` (and has not expired); true for the one caller that did. */
   takeIf(key: string, expected: string): Promise<boolean>;
+  /**
+   * Sets the key only if it is absent (or expired): true for the one caller that did. A lease, a
+   * "done recently" mark (at most one reminder mail per user and period, on every node).
+   */
+  claim(key: string, value: string, ttlMs: number): Promise<boolean>;
   delete(key: string): Promise<void>;
   /** Removes expired entries; returns how many (Redis expires keys itself and returns 0). */
   cleanup(): Promise<number>;
@@ -48,6 +53,10 @@ export class RedisSharedStore implements SharedStore {
 
   async takeIf(key: string, expected: string): Promise<boolean> {
     return Number(await this.redis.eval(TAKE_IF, 1, this.prefix + key, expected)) === 1;
+  }
+
+  async claim(key: string, value: string, ttlMs: number): Promise<boolean> {
+    return (await this.redis.set(this.prefix + key, value, 'PX', Math.max(1, Math.round(ttlMs)), 'NX')) === 'OK';
   }
 
   async delete(key: string): Promise<void> {
@@ -115,6 +124,14 @@ export class DbSharedStore implements SharedStore {
   private async deleteIf(k: string, value: string, now: number): Promise<boolean> {
     const res = await this.db.deleteFrom('shared_state').where('key', '=', k).where('value', '=', value).where('expires_at', '>', now).executeTakeFirst();
     return Number(res.numDeletedRows) === 1;
+  }
+
+  async claim(key: string, value: string, ttlMs: number): Promise<boolean> {
+    const k = hashKey(key);
+    const now = this.now();
+    // An expired entry no longer holds the key; the insert's affected-row count picks one winner.
+    await this.db.deleteFrom('shared_state').where('key', '=', k).where('expires_at', '<=', now).execute();
+    return insertIgnore(this.db, this.handle.kind, 'shared_state', { key: k, value, expires_at: now + Math.max(1, Math.round(ttlMs)) });
   }
 
   async delete(key: string): Promise<void> {

@@ -5,6 +5,8 @@ describe('loadConfig', () => {
   it('uses the reference defaults', () => {
     const c = loadConfig({}, '/srv/app');
     expect(c.port).toBe(3000);
+    expect(c.host).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: ' 127.0.0.1 ' }).host).toBe('127.0.0.1');
     expect(c.sqlitePath).toBe('/srv/app/data/modelgate.db');
     expect(c.nodeType).toBe('master');
     expect(c.syncFrequencySec).toBe(60);

@@ -8,6 +8,8 @@ import { parseIpList } from '../http/ip-list.js';
  * reference (server-behaviour.md §10) so existing deployments keep their settings.
  */
 export interface Config {
+  /** Listen address (HOST): every interface by default, `127.0.0.1` behind a local reverse proxy. */
+  host: string;
   port: number;
   sqlDsn: string;
   sqlitePath: string;
@@ -24,6 +26,8 @@ export interface Config {
   nodeId: string;
   /** Seconds a node's reservation lease lasts without renewal before another node may release it. */
   ledgerLeaseSec: number;
+  /** SHUTDOWN_TIMEOUT: how long in-flight requests (open streams) may run on after SIGTERM. */
+  shutdownTimeoutSec: number;
   syncFrequencySec: number;
   initialRootPassword: string;
   frontendBaseUrl: string;
@@ -166,6 +170,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
   }
 
   const config: Config = {
+    host: str(env, 'HOST', '0.0.0.0').trim(),
     port,
     sqlDsn,
     sqlitePath: path.resolve(cwd, str(env, 'SQLITE_PATH', 'data/modelgate.db').replace(/\?.*$/, '')),
@@ -177,6 +182,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     nodeType: nodeTypeRaw,
     nodeId,
     ledgerLeaseSec: int(env, 'LEDGER_LEASE_SEC', 60, 2),
+    shutdownTimeoutSec: int(env, 'SHUTDOWN_TIMEOUT', 30, 0),
     syncFrequencySec: int(env, 'SYNC_FREQUENCY', 60, 1),
     initialRootPassword: str(env, 'INITIAL_ROOT_PASSWORD', '123456'),
     frontendBaseUrl,

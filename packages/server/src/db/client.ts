@@ -4,6 +4,7 @@ import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type InsertQueryB
 import type { Config, SqlKind } from '../config/config.js';
 import { mysqlUrlFromDsn, parseSqlDsnKind } from '../config/config.js';
 import type { Database } from './schema.js';
+import type { Logger } from '../log/logger.js';
 
 /** The data layer handle; `kind` is the only place callers may learn which database this is. */
 export interface Db {
@@ -15,13 +16,22 @@ export interface Db {
    * connection across event-loop turns and serialise every concurrent request behind it.
    */
   sqlite?: import('better-sqlite3').Database;
+  /** PostgreSQL and MySQL: connections open, idle, and requests waiting for one (metrics). */
+  poolStats?: () => PoolStats;
   destroy(): Promise<void>;
 }
 
-export async function openDb(config: Pick<Config, 'sqlDsn' | 'sqlitePath' | 'sqlMaxOpenConns'>): Promise<Db> {
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+export async function openDb(config: Pick<Config, 'sqlDsn' | 'sqlitePath' | 'sqlMaxOpenConns'>, opts: { log?: Pick<Logger, 'warn'> } = {}): Promise<Db> {
   const kind = parseSqlDsnKind(config.sqlDsn);
   let db: Kysely<Database>;
   let sqliteHandle: import('better-sqlite3').Database | undefined;
+  let poolStats: (() => PoolStats) | undefined;
   if (kind === 'sqlite') {
     const { default: SqliteDatabase } = await import('better-sqlite3');
     fs.mkdirSync(path.dirname(config.sqlitePath), { recursive: true });
@@ -38,6 +48,14 @@ export async function openDb(config: Pick<Config, 'sqlDsn' | 'sqlitePath' | 'sql
     pg.default.types.setTypeParser(20, (v: string) => Number(v));
     pg.default.types.setTypeParser(1700, (v: string) => Number(v));
     const pool = new pg.default.Pool({ connectionString: config.sqlDsn, max: Math.min(config.sqlMaxOpenConns, 50) });
+    // An idle connection that the server (or the network) drops is reported on the pool; without a
+    // listener Node treats it as an uncaught exception and a database restart would kill the node.
+    // The pool discards that client and opens a new one on the next query.
+    const lost = (err: Error) => opts.log?.warn({ err }, 'a database connection was lost; the pool reconnects on the next query');
+    pool.on('error', lost);
+    // A checked-out client between two queries reports the loss on itself, not on the pool.
+    pool.on('connect', (client) => client.on('error', lost));
+    poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     const mysql = await import('mysql2');
@@ -49,9 +67,12 @@ export async function openDb(config: Pick<Config, 'sqlDsn' | 'sqlitePath' | 'sql
       decimalNumbers: true,
       charset: 'utf8mb4',
     });
+    // mysql2 has no public counters; these are its pool's own lists (absent → 0).
+    const lists = pool as unknown as { _allConnections?: { length: number }; _freeConnections?: { length: number }; _connectionQueue?: { length: number } };
+    poolStats = () => ({ total: lists._allConnections?.length ?? 0, idle: lists._freeConnections?.length ?? 0, waiting: lists._connectionQueue?.length ?? 0 });
     db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
   }
-  return { db, kind, sqlite: sqliteHandle, destroy: () => db.destroy() };
+  return { db, kind, sqlite: sqliteHandle, poolStats, destroy: () => db.destroy() };
 }
 
 /**

@@ -48,4 +48,13 @@ describe.each(testDbKinds())('data layer on %s', (kind) => {
     const r = await handle.db.selectFrom('logs').select((eb) => eb.fn.sum<number>('quota').as('total')).executeTakeFirstOrThrow();
     expect(num(r.total)).toBe(big + 1);
   });
+  it('gives top-up orders their credit, payment method and completion time (0007), defaulting on old rows', async () => {
+    await handle.db.insertInto('top_ups').values({ user_id: 1, amount: 5, money: 36.5, trade_no: 'USR1NOold', status: 'pending' }).execute();
+    await handle.db.insertInto('top_ups').values({ user_id: 1, amount: 2, money: 14.6, trade_no: 'USR1NOnew', status: 'pending', quota: 1_000_000, payment_method: 'alipay' }).execute();
+    const rows = await handle.db.selectFrom('top_ups').select(['trade_no', 'quota', 'payment_method', 'complete_time']).orderBy('id').execute();
+    expect(rows.map((r) => ({ ...r, quota: num(r.quota), complete_time: num(r.complete_time) }))).toEqual([
+      { trade_no: 'USR1NOold', quota: 0, payment_method: '', complete_time: 0 },
+      { trade_no: 'USR1NOnew', quota: 1_000_000, payment_method: 'alipay', complete_time: 0 },
+    ]);
+  });
 });

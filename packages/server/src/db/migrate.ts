@@ -6,6 +6,8 @@ import * as m0003 from './migrations/0003-lean-log-indexes.js';
 import * as m0004 from './migrations/0004-ledger.js';
 import * as m0005 from './migrations/0005-sessions.js';
 import * as m0006 from './migrations/0006-shared-state.js';
+import * as m0007 from './migrations/0007-top-up-orders.js';
+import * as m0008 from './migrations/0008-usage-limits.js';
 import type { MigrationFn } from './migrations/column-types.js';
 
 /** Append-only: add new migrations at the end with the next number; never edit a released one. */
@@ -16,6 +18,8 @@ const MIGRATIONS: Array<[string, { up: MigrationFn }]> = [
   ['0004-ledger', m0004],
   ['0005-sessions', m0005],
   ['0006-shared-state', m0006],
+  ['0007-top-up-orders', m0007],
+  ['0008-usage-limits', m0008],
 ];
 
 class CodeProvider implements MigrationProvider {
@@ -27,14 +31,23 @@ class CodeProvider implements MigrationProvider {
   }
 }
 
-export async function migrateToLatest(handle: Db): Promise<string[]> {
-  const migrator = new Migrator({
+function migratorFor(handle: Db): Migrator {
+  return new Migrator({
     db: handle.db,
     provider: new CodeProvider(handle.kind),
     migrationTableName: 'modelgate_migrations',
     migrationLockTableName: 'modelgate_migrations_lock',
   });
-  const { error, results } = await migrator.migrateToLatest();
+}
+
+/** The migrations this build knows and the database has not run yet (readiness, /readyz). */
+export async function pendingMigrations(handle: Db): Promise<string[]> {
+  const all = await migratorFor(handle).getMigrations();
+  return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+export async function migrateToLatest(handle: Db): Promise<string[]> {
+  const { error, results } = await migratorFor(handle).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

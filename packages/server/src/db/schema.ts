@@ -31,6 +31,8 @@ export interface UsersTable {
   aff_quota: Def<number>;
   aff_history: Def<number>;
   inviter_id: Def<number>;
+  /** Relay requests in flight at once (0: no limit). */
+  concurrency_limit: Def<number>;
   created_at: Def<number>;
   deleted_at: Def<number | null>;
 }
@@ -60,6 +62,10 @@ export interface TokensTable {
   model_limits_enabled: Flag;
   model_limits: Def<string>;
   allow_ips: Def<string>;
+  /** Requests per minute (0: no limit). */
+  rpm_limit: Def<number>;
+  /** Tokens (prompt + completion) per minute (0: no limit). */
+  tpm_limit: Def<number>;
   used_quota: Def<number>;
   group: Def<string>;
   deleted_at: Def<number | null>;
@@ -194,6 +200,10 @@ export interface TopUpsTable {
   trade_no: string;
   create_time: Def<number>;
   status: Def<string>;
+  /** What a confirmed payment credits (migration 0007; 0 on orders of earlier versions). */
+  quota: Def<number>;
+  payment_method: Def<string>;
+  complete_time: Def<number>;
 }
 
 export interface QuotaDataTable {

@@ -1,9 +1,10 @@
 import { Role, UserStatus } from '@modelgate/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.js';
 import type { UserRow } from '../db/schema.js';
+import type { UsersRepository } from '../modules/users/users.repository.js';
 import { AppError } from './errors.js';
 import { SESSION_COOKIE } from './session.js';
+import type { SessionStore } from './session-store.js';
 
 export interface AuthUser {
   id: number;
@@ -15,6 +16,12 @@ export interface AuthUser {
   /** The session record's key when signed in by cookie (kept alive by a self password change). */
   sessionKey?: string;
   row: UserRow;
+}
+
+/** What resolving a caller reads: the session records and the users (for access tokens). */
+export interface AuthDeps {
+  sessions: Pick<SessionStore, 'resolve'>;
+  users: Pick<UsersRepository, 'findByAccessToken'>;
 }
 
 declare module 'fastify' {
@@ -29,7 +36,7 @@ declare module 'fastify' {
  * every request, so an ended session is refused at once on every node. Returns null when neither
  * credential is present.
  */
-export async function resolveCaller(ctx: AppContext, req: FastifyRequest): Promise<AuthUser | null> {
+export async function resolveCaller(ctx: AuthDeps, req: FastifyRequest): Promise<AuthUser | null> {
   const cookie = req.cookies?.[SESSION_COOKIE];
   const auth = req.headers.authorization;
   if (cookie) {
@@ -59,7 +66,7 @@ function toAuthUser(row: UserRow, viaAccessToken: boolean, sessionKey?: string):
 }
 
 /** preHandler factory: the caller must be signed in, enabled, and hold at least `minRole`. */
-export function requireRole(ctx: AppContext, minRole: number) {
+export function requireRole(ctx: AuthDeps, minRole: number) {
   return async function authGuard(req: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const user = await resolveCaller(ctx, req);
     if (!user) throw new AppError('NOT_LOGGED_IN', 401);
@@ -69,9 +76,9 @@ export function requireRole(ctx: AppContext, minRole: number) {
   };
 }
 
-export const requireUser = (ctx: AppContext) => requireRole(ctx, Role.Common);
-export const requireAdmin = (ctx: AppContext) => requireRole(ctx, Role.Admin);
-export const requireRoot = (ctx: AppContext) => requireRole(ctx, Role.Root);
+export const requireUser = (ctx: AuthDeps) => requireRole(ctx, Role.Common);
+export const requireAdmin = (ctx: AuthDeps) => requireRole(ctx, Role.Admin);
+export const requireRoot = (ctx: AuthDeps) => requireRole(ctx, Role.Root);
 
 /** Returns the authenticated caller set by a guard; routes without a guard must not call it. */
 export function caller(req: FastifyRequest): AuthUser {
@@ -80,6 +87,6 @@ export function caller(req: FastifyRequest): AuthUser {
 }
 
 /** The guard of each signed-in role, for routes declared from their contracts (http/schema.ts). */
-export function authGuards(ctx: AppContext) {
+export function authGuards(ctx: AuthDeps) {
   return { user: requireUser(ctx), admin: requireAdmin(ctx), root: requireRoot(ctx) };
 }

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCaller, addChannel, startRelayHarness } from '../test-support/relay-fixtures.js';
+import { rootClient } from '../test-support/api-client.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
 /** Issue 10: the console had no CSP, X-Frame-Options or X-Content-Type-Options. */
@@ -43,6 +44,17 @@ describe('security headers', () => {
       expect(r.headers.get('x-content-type-options'), p).toBe('nosniff');
       expect(r.headers.get('referrer-policy'), p).toBe('strict-origin-when-cross-origin');
     }
+  });
+
+  it('lets the console post forms only to itself and to the payment gateway once one is set', async () => {
+    const formAction = async () => directives((await fetch(`${srv.url}/topup`)).headers.get('content-security-policy')).get('form-action');
+    expect(await formAction()).toEqual(["'self'"]);
+    const root = await rootClient(srv.url);
+    expect((await root.put('/api/option/', { key: 'ServerAddress', value: 'https://gate.example.com' })).body.success).toBe(true);
+    expect((await root.put('/api/option/', { key: 'PayAddress', value: 'https://pay.example.com/epay/' })).body.success).toBe(true);
+    expect(await formAction()).toEqual(["'self'", 'https://pay.example.com']);
+    expect((await root.put('/api/option/', { key: 'PayAddress', value: '' })).body.success).toBe(true);
+    expect(await formAction()).toEqual(["'self'"]);
   });
 
   it('gives API answers, errors included, nosniff and a deny-all CSP', async () => {

@@ -6,19 +6,36 @@ import type { FastifyInstance } from 'fastify';
  * writes <style> elements and style attributes, hence 'unsafe-inline' for styles only. Admin
  * content (notice, about, home page) may show https images and, given a URL, an https iframe.
  */
-export const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self' https://challenges.cloudflare.com",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: https:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "frame-src 'self' https:",
-  "frame-ancestors 'none'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-].join('; ');
+export function consoleCsp(formTargets: readonly string[] = []): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self' https://challenges.cloudflare.com",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: https:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "frame-src 'self' https:",
+    "frame-ancestors 'none'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    ['form-action', "'self'", ...formTargets].join(' '),
+  ].join('; ');
+}
+
+export const CONSOLE_CSP = consoleCsp();
+
+/**
+ * The origin of an address an admin set, for a CSP source list; null for anything that is not a
+ * plain http(s) URL (a value that could smuggle another directive never reaches the header).
+ */
+export function cspOrigin(address: string): string | null {
+  try {
+    const url = new URL(address);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
 
 /** JSON answers load nothing and are framed by nobody. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
@@ -30,13 +47,23 @@ const RELAY_PREFIXES = ['/v1', '/pg/', '/mj/', '/suno/'];
  * the socket itself (streams, after hijack) carry them too; the relay gets only nosniff, which
  * costs nothing on its hot path and is all a machine-read JSON or SSE answer needs.
  */
-export function installSecurityHeaders(app: FastifyInstance): void {
+export function installSecurityHeaders(app: FastifyInstance, opts: { formTarget?: () => string } = {}): void {
+  // The wallet posts its top-up form to the payment gateway (PayAddress): that origin, and only it, is a form target too.
+  let cached = { target: '', csp: CONSOLE_CSP };
+  const csp = (): string => {
+    const target = opts.formTarget?.() ?? '';
+    if (target !== cached.target) {
+      const origin = cspOrigin(target);
+      cached = { target, csp: consoleCsp(origin ? [origin] : []) };
+    }
+    return cached.csp;
+  };
   app.addHook('onRequest', (req, reply, done) => {
     const res = reply.raw;
     res.setHeader('X-Content-Type-Options', 'nosniff');
     const url = req.url;
     if (!RELAY_PREFIXES.some((p) => url.startsWith(p))) {
-      res.setHeader('Content-Security-Policy', url.startsWith('/api/') ? API_CSP : CONSOLE_CSP);
+      res.setHeader('Content-Security-Policy', url.startsWith('/api/') ? API_CSP : csp());
       res.setHeader('X-Frame-Options', 'DENY');
       res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
     }

@@ -1,8 +1,10 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { signerFactory } from '@fastify/cookie';
+import { createHash, randomBytes } from 'node:crypto';
 
 /**
- * The session cookie is `<id>.<hmac(id)>`: a random session id, signed with SESSION_SECRET so a
- * forged value is refused without a database read (and rotating the secret ends every session).
+ * The session cookie is `<id>.<hmac(id)>`: a random session id, signed with SESSION_SECRET by
+ * @fastify/cookie's signer (HMAC-SHA256, constant-time check) so a forged value is refused without a
+ * database read (and rotating the secret ends every session).
  * The server keeps a record per session (`sessions`, keyed by sha256(id), see session-store.ts),
  * so logging out, a password change, a ban or a role change ends it on every node at once. The
  * reference kept user, role and status in a stateless cookie that outlived all of those: a bug.
@@ -10,8 +12,12 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 export const SESSION_COOKIE = 'session';
 export const SESSION_TTL_SEC = 30 * 24 * 3600;
 
-function mac(secret: string, data: string): string {
-  return createHmac('sha256', secret).update(data).digest('base64url');
+type Signer = ReturnType<typeof signerFactory>;
+const signers = new Map<string, Signer>();
+function signer(secret: string): Signer {
+  let s = signers.get(secret);
+  if (!s) signers.set(secret, (s = signerFactory(secret)));
+  return s;
 }
 
 /** A fresh random session id (256 bits). */
@@ -25,19 +31,14 @@ export function hashSessionId(id: string): string {
 }
 
 export function signSessionId(secret: string, id: string): string {
-  return `${id}.${mac(secret, id)}`;
+  return signer(secret).sign(id);
 }
 
 /** The session id inside a well-signed cookie value, else null. */
 export function verifySessionCookie(secret: string, value: string | undefined): string | null {
   if (!value) return null;
-  const dot = value.indexOf('.');
-  if (dot <= 0) return null;
-  const id = value.slice(0, dot);
-  const given = Buffer.from(value.slice(dot + 1));
-  const expected = Buffer.from(mac(secret, id));
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  return id;
+  const r = signer(secret).unsign(value);
+  return r.valid && r.value ? r.value : null;
 }
 
 export function sessionCookieOptions(secure: boolean) {

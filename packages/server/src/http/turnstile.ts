@@ -1,13 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import { request } from 'undici';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config/config.js';
+import type { OptionsService } from '../modules/options/options.service.js';
 import { AppError } from './errors.js';
 
 /**
  * The human check on sign-in routes (`?turnstile=<token>`) when TurnstileCheckEnabled: the token
  * is verified with Cloudflare's siteverify (TURNSTILE_VERIFY_URL overrides it for tests).
  */
-export function turnstileGuard(ctx: AppContext) {
+export function turnstileGuard(ctx: { config: Pick<Config, 'turnstileVerifyUrl'>; options: Pick<OptionsService, 'bool' | 'str'> }) {
   return async function checkTurnstile(req: FastifyRequest): Promise<void> {
     if (!ctx.options.bool('TurnstileCheckEnabled')) return;
     const token = String((req.query as Record<string, unknown>).turnstile ?? '').trim();

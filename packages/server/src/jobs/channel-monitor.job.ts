@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 
+/** The part of the application context this file uses. */
+type Deps = Pick<AppContext, 'channelOps' | 'cluster' | 'config'>;
+
 /**
  * Periodic channel tests (CHANNEL_TEST_FREQUENCY minutes) and balance updates
  * (CHANNEL_UPDATE_FREQUENCY minutes) on master nodes; 0 turns a job off. Each runs under its job
@@ -8,7 +11,7 @@ import type { AppContext } from '../context.js';
  * name and node id and retried on the next tick. A run still going when the next is due is
  * skipped, never doubled.
  */
-export function registerChannelMonitorJobs(app: FastifyInstance, ctx: AppContext): void {
+export function registerChannelMonitorJobs(app: FastifyInstance, ctx: Deps): void {
   if (ctx.config.nodeType !== 'master') return;
   const scheduler = ctx.cluster.scheduler;
   const stops: Array<() => void> = [];

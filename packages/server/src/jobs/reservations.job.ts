@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 
+/** The part of the application context this file uses. */
+type Deps = Pick<AppContext, 'cluster' | 'relay'>;
+
 /**
  * Ledger recovery and leases (docs/ledger.md). A reservation row means a request has not settled
  * yet. Each node renews the leases of the reservations it holds; at start-up it releases its own
@@ -8,7 +11,7 @@ import type { AppContext } from '../context.js';
  * reservations whose lease ran out (that node is gone). A live node's in-flight requests are never
  * touched, and a release that races a late settle still ends in exactly one outcome.
  */
-export function registerLedgerJobs(app: FastifyInstance, ctx: AppContext): void {
+export function registerLedgerJobs(app: FastifyInstance, ctx: Deps): void {
   const ledger = ctx.relay.ledger;
   const timers: NodeJS.Timeout[] = [];
   const stops: Array<() => void> = [];

@@ -7,12 +7,10 @@ export interface JobLogger {
   error(obj: object, msg: string): void;
 }
 
-/** Until `useLogger(app.log)`: plain console lines, so a failure is never silent. */
-export const consoleJobLogger: JobLogger = {
-  info: () => undefined,
-  warn: (obj, msg) => console.warn(`[modelgate] ${msg}`, obj),
-  error: (obj, msg) => console.error(`[modelgate] ${msg}`, obj),
-};
+/** Told about every periodic run this node made (metrics). */
+export interface JobObserver {
+  jobRan(job: string, ok: boolean, ms: number): void;
+}
 
 export type RunResult<T> = { ran: true; value: T } | { ran: false };
 
@@ -40,17 +38,18 @@ export interface PeriodicOptions {
 export class Scheduler {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly running = new Set<string>();
+  /** Runs in progress, so `stop()` can wait for them before the database closes. */
+  private readonly inProgress = new Set<Promise<void>>();
   private stopped = false;
 
   constructor(
     readonly locks: JobLocks,
     readonly nodeId: string,
-    private log: JobLogger = consoleJobLogger,
+    private readonly log: JobLogger,
   ) {}
 
-  useLogger(log: JobLogger): void {
-    this.log = log;
-  }
+  /** Set once metrics exist (create-context.ts). */
+  observer: JobObserver | undefined;
 
   /**
    * Runs `fn` if this node gets the lock `name` (held `ttlMs`, renewed every ttlMs/3 while `fn`
@@ -95,7 +94,11 @@ export class Scheduler {
   every(name: string, everyMs: number, fn: (signal: AbortSignal) => Promise<unknown>, opts: PeriodicOptions = {}): () => void {
     // A little over one period, so the owner's next tick always finds its own lease still valid.
     const ttlMs = everyMs + Math.min(Math.max(Math.floor(everyMs / 10), 100), 30_000);
-    const tick = () => void this.tick(name, ttlMs, fn);
+    const tick = () => {
+      const run = this.tick(name, ttlMs, fn);
+      this.inProgress.add(run);
+      void run.finally(() => this.inProgress.delete(run));
+    };
     const timer = setInterval(tick, everyMs);
     timer.unref();
     this.timers.add(timer);
@@ -113,17 +116,23 @@ export class Scheduler {
     const started = Date.now();
     try {
       const r = await this.runExclusive(name, ttlMs, fn, { keep: true });
-      if (r.ran) this.log.info({ job: name, node: this.nodeId, ms: Date.now() - started }, `job ${name} finished`);
+      if (r.ran) {
+        this.log.info({ job: name, node: this.nodeId, ms: Date.now() - started }, `job ${name} finished`);
+        this.observer?.jobRan(name, true, Date.now() - started);
+      }
     } catch (err) {
       this.log.error({ err, job: name, node: this.nodeId }, `job ${name} failed; retrying on the next tick`);
+      this.observer?.jobRan(name, false, Date.now() - started);
     } finally {
       this.running.delete(name);
     }
   }
 
-  stop(): void {
+  /** No new runs; resolves once the runs in progress have ended (they never throw). */
+  async stop(): Promise<void> {
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
     this.timers.clear();
+    await Promise.all(this.inProgress);
   }
 }

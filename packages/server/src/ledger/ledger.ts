@@ -95,6 +95,8 @@ export class Ledger {
   private flushScheduled = false;
   /** Requests of this process between reserve and settle: with none other, batching only adds latency. */
   private readonly open = new Set<string>();
+  /** Requests of this process whose reserve transaction is under way (not yet in `open`). */
+  private readonly reserving = new Set<string>();
   /** Unix seconds this process started: its leases cover reservations made since. */
   readonly startedAt = Math.floor(Date.now() / 1000);
 
@@ -256,6 +258,8 @@ export class Ledger {
     const q = this.q;
     const lease = r.now + this.leaseSec;
     const node = this.nodeId;
+    // Held from before the row commits until it is known open: a sweep in between must not take it for a dead run's.
+    this.reserving.add(r.requestId);
     const result = await this.transact(function* (): Ops<ReserveResult> {
       let amount = r.amount;
       if (amount > 0) {
@@ -288,6 +292,7 @@ export class Ledger {
       return { ok: true, amount };
     });
     if (result.ok) this.open.add(r.requestId);
+    this.reserving.delete(r.requestId);
     return result;
   }
 
@@ -363,6 +368,21 @@ export class Ledger {
     });
   }
 
+  /** Reservations this process holds right now (requests in flight). */
+  get openCount(): number {
+    return this.open.size;
+  }
+
+  /**
+   * At shutdown, once every request handler has returned: gives back what this process still holds
+   * (a request that could not settle). Returns how many were released.
+   */
+  async releaseOpen(): Promise<number> {
+    let n = 0;
+    for (const requestId of [...this.open]) if (await this.release(requestId)) n += 1;
+    return n;
+  }
+
   /** Extends the leases of this process's open reservations (a no-op when it holds none). */
   async renewLeases(nowSec = Math.floor(Date.now() / 1000)): Promise<void> {
     if (this.open.size === 0) return;
@@ -376,13 +396,21 @@ export class Ledger {
    * in-flight reservations are left alone. Returns how many were released.
    */
   async recover(nowSec = Math.floor(Date.now() / 1000)): Promise<number> {
+    // Whether a row of this node belongs to this process is known exactly from `open`, not from a
+    // timestamp: a restart within the same second as the kill left rows that `created_at` cannot tell apart.
     const rows = await this.handle.db
       .selectFrom('reservations')
-      .select('request_id')
-      .where((eb) => eb.or([eb.and([eb('node_id', '=', this.nodeId), eb('created_at', '<', this.startedAt)]), eb('lease_until', '<', nowSec)]))
+      .select(['request_id', 'node_id', 'lease_until'])
+      .where((eb) => eb.or([eb('node_id', '=', this.nodeId), eb('lease_until', '<', nowSec)]))
       .execute();
     let n = 0;
-    for (const r of rows) if (await this.release(r.request_id)) n += 1;
+    for (const r of rows) {
+      const expired = Number(r.lease_until) < nowSec;
+      const mine = r.node_id === this.nodeId && (this.open.has(r.request_id) || this.reserving.has(r.request_id));
+      if (mine && !expired) continue;
+      if (await this.release(r.request_id)) n += 1;
+    }
     return n;
   }
+
 }

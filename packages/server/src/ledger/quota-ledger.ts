@@ -139,13 +139,29 @@ export class QuotaLedger {
   }
 
   /** Sets a user's balance to `quota` (an admin's edit): the difference is the movement. Returns the balance before. */
-  async setUserQuota(userId: number, quota: number, actorId: number): Promise<number> {
+  async setUserQuota(userId: number, quota: number, actorId: number, trx?: Transaction<Database>): Promise<number> {
     if (!isInt(quota) || quota < 0) throw new RangeError(`quota must be a non-negative safe integer, got ${quota}`);
-    return this.tx(undefined, async (t) => {
+    return this.tx(trx, async (t) => {
       const row = await this.lock(t, 'users', userId);
       const before = Number(row?.quota ?? 0);
       if (row && quota !== before) await this.move({ kind: 'admin', userId, quota: quota - before, actorId }, t);
       return before;
+    });
+  }
+
+  /**
+   * Adds `delta` (negative: takes) to a user's balance (an admin's "add quota"), read under a row
+   * lock so the balances it answers are exact. Null when the balance would go below zero (nothing
+   * moved).
+   */
+  async addUserQuota(userId: number, delta: number, actorId: number, trx?: Transaction<Database>): Promise<{ before: number; after: number } | null> {
+    if (!isInt(delta)) throw new RangeError(`quota delta must be a safe integer, got ${delta}`);
+    return this.tx(trx, async (t) => {
+      const row = await this.lock(t, 'users', userId);
+      const before = Number(row?.quota ?? 0);
+      if (!row || before + delta < 0) return null;
+      if (delta !== 0 && (await this.move({ kind: 'admin', userId, quota: delta, actorId }, t)) !== 'applied') return null;
+      return { before, after: before + delta };
     });
   }
 

@@ -15,6 +15,9 @@ export interface CachedToken {
   /** IPs and CIDR ranges the token may be used from; null = anywhere. */
   allowIps: IpMatcher | null;
   group: string;
+  /** Requests and tokens per minute; 0 = no limit. */
+  rpmLimit: number;
+  tpmLimit: number;
 }
 
 export interface CachedUser {
@@ -24,6 +27,8 @@ export interface CachedUser {
   status: number;
   group: string;
   deleted: boolean;
+  /** Relay requests in flight at once; 0 = no limit. */
+  concurrencyLimit: number;
 }
 
 const MAX_ENTRIES = 100_000;
@@ -48,11 +53,21 @@ function toToken(t: TokenRow): CachedToken {
     modelLimits: t.model_limits_enabled ? new Set(limits) : null,
     allowIps: ips.entries.length ? new IpMatcher(ips.ranges) : null,
     group: t.group ?? '',
+    rpmLimit: Number(t.rpm_limit ?? 0),
+    tpmLimit: Number(t.tpm_limit ?? 0),
   };
 }
 
 function toUser(u: UserRow): CachedUser {
-  return { id: Number(u.id), username: u.username, role: Number(u.role), status: Number(u.status), group: u.group, deleted: u.deleted_at !== null };
+  return {
+    id: Number(u.id),
+    username: u.username,
+    role: Number(u.role),
+    status: Number(u.status),
+    group: u.group,
+    deleted: u.deleted_at !== null,
+    concurrencyLimit: Number(u.concurrency_limit ?? 0),
+  };
 }
 
 /**

@@ -6,6 +6,9 @@ import { serverMessage, type Lang, type ServerMessageCode } from '@modelgate/sha
  * never retried and never count against a channel.
  */
 export class RelayError extends Error {
+  /** Sent as `Retry-After` (seconds) with a 429 the caller may retry later. */
+  retryAfterSec?: number;
+
   constructor(
     readonly status: number,
     readonly type: string,
@@ -27,11 +30,11 @@ export function localError(
   lang: Lang,
   status: number,
   code: ServerMessageCode,
-  opts: { type?: string; errorCode?: string; detail?: string } = {},
+  opts: { type?: string; errorCode?: string; detail?: string; param?: string } = {},
 ): RelayError {
   const base = serverMessage(code, lang);
   const message = opts.detail ? `${base}: ${opts.detail}` : base;
-  return new RelayError(status, opts.type ?? 'new_api_error', opts.errorCode ?? code.toLowerCase(), message);
+  return new RelayError(status, opts.type ?? 'new_api_error', opts.errorCode ?? code.toLowerCase(), message, opts.param ?? null);
 }
 
 /** `sk-abc***xyz`: enough of a key to recognise it in an error, never the whole secret. */

@@ -1,10 +1,11 @@
 import { langFromHeader, type Lang } from '@modelgate/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { RelayContext } from './relay-context.js';
 import { localError, RelayError } from './relay-error.js';
+import { errorJson, routeFormat } from './relay-reply.js';
 import { balancesOf, quotaRefusal } from './relay-reserve.js';
-import { newRequestId } from './relay.service.js';
 import { authenticateToken, type RelayAuth } from './token-auth.js';
+import { enforceUsageLimits } from './usage-limits.js';
 
 /** Rate-limit store key of a token's `/v1` budget (shared by every node when the store is Redis). */
 export function tokenRateKey(tokenId: number): string {
@@ -40,7 +41,7 @@ function largeBody(req: FastifyRequest): boolean {
  * nothing left is refused before the body is read, so a zero-balance token cannot make the server
  * buffer and parse megabytes. Smaller requests are refused by the ledger's reservation.
  */
-async function assertSomethingLeft(ctx: AppContext, auth: RelayAuth, lang: Lang): Promise<void> {
+async function assertSomethingLeft(ctx: RelayContext, auth: RelayAuth, lang: Lang): Promise<void> {
   const b = await balancesOf(ctx, auth);
   if (b.user <= 0 || b.token <= 0) throw await quotaRefusal(ctx, auth, lang, b, '> 0');
 }
@@ -51,7 +52,7 @@ async function assertSomethingLeft(ctx: AppContext, auth: RelayAuth, lang: Lang)
  * so an anonymous, disabled or throttled caller costs no buffering and no parsing. Handlers read
  * the result from `req.relayAuth`. Preflight requests (OPTIONS) pass without a token.
  */
-export function installRelayGate(scope: FastifyInstance, ctx: AppContext): void {
+export function installRelayGate(scope: FastifyInstance, ctx: RelayContext): void {
   scope.decorateRequest('relayAuth', null);
   const limit = ctx.config.rateLimits.relayToken;
   const windowMs = limit.windowSec * 1000;
@@ -65,11 +66,13 @@ export function installRelayGate(scope: FastifyInstance, ctx: AppContext): void 
         throw localError(lang, 429, 'RELAY_TOKEN_RATE_LIMITED', { errorCode: 'rate_limit_exceeded', detail: `${limit.max} / ${limit.windowSec} s` });
       }
       if (largeBody(req)) await assertSomethingLeft(ctx, auth, lang);
+      await enforceUsageLimits(ctx, req, reply, auth, lang);
       req.relayAuth = auth;
     } catch (err) {
       if (!(err instanceof RelayError)) throw err;
       closeIfBodyUnbounded(req, reply);
-      return reply.code(err.status).header('x-oneapi-request-id', newRequestId()).send(err.toBody());
+      if (err.retryAfterSec !== undefined) reply.header('retry-after', String(err.retryAfterSec));
+      return reply.code(err.status).header('x-oneapi-request-id', req.id).send(errorJson(routeFormat(req), err));
     }
   });
 }

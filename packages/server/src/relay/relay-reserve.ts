@@ -1,8 +1,8 @@
 import { TokenStatus, type Lang } from '@modelgate/shared';
-import type { AppContext } from '../context.js';
+import type { RelayContext } from './relay-context.js';
 import { countText } from './billing/token-counter.js';
 import { outputCap } from './billing/output-caps.js';
-import { estimateQuota, imageQuota, usageQuota, type Price } from './billing/pricing.js';
+import { emptyUsage, estimateQuota, imageQuota, usageQuota, type Price } from './billing/pricing.js';
 import { localError, type RelayError } from './relay-error.js';
 import type { Run } from './relay-run.js';
 import type { RelayAuth } from './token-auth.js';
@@ -20,13 +20,6 @@ const EXACT_COUNT_BYTES = 64 * 1024;
 /** Share of the affordable completion a clamped request asks the upstream for. */
 const METER_HEADROOM = 0.8;
 
-export interface Meter {
-  /** What the request may spend in all (its reservation). */
-  limit: number;
-  promptTokens: number;
-  completionTokens: number;
-}
-
 function textMode(run: Run): boolean {
   return run.input.mode === 'chat' || run.input.mode === 'completions';
 }
@@ -41,7 +34,7 @@ function completionBound(run: Run): number {
 function fixedCost(run: Run): number | undefined {
   const { input, price } = run;
   if (input.mode === 'images') return imageQuota(price, input.image!);
-  if (input.mode === 'speech') return usageQuota(price, { promptTokens: codePoints(String(input.body?.input ?? '')), completionTokens: 0, cachedTokens: 0, reasoningTokens: 0, audioInputTokens: 0, audioOutputTokens: 0 });
+  if (input.mode === 'speech') return usageQuota(price, { ...emptyUsage(), promptTokens: codePoints(String(input.body?.input ?? '')) });
   if (price.modelPrice >= 0) return estimateQuota(price, 0, undefined, 0);
   if (input.mode === 'transcriptions' || input.mode === 'translations') return estimateQuota(price, 0, undefined, run.ctx.options.num('PreConsumedQuota'));
   return undefined;
@@ -105,7 +98,7 @@ export async function reserve(run: Run): Promise<void> {
 }
 
 /** What the user and (for a limited token) the token can still pay; Infinity for an unlimited token. */
-export async function balancesOf(ctx: AppContext, auth: RelayAuth): Promise<{ user: number; token: number }> {
+export async function balancesOf(ctx: RelayContext, auth: RelayAuth): Promise<{ user: number; token: number }> {
   const db = ctx.db.db;
   const u = await db.selectFrom('users').select('quota').where('id', '=', auth.user.id).executeTakeFirst();
   let token = Infinity;
@@ -120,7 +113,7 @@ export async function balancesOf(ctx: AppContext, auth: RelayAuth): Promise<{ us
  * The error for a call that cannot be paid: says how much it needs and what is left. `need` is a
  * text (e.g. "> 0") where the cost is not known yet (the relay gate, before the body is read).
  */
-export async function quotaRefusal(ctx: AppContext, auth: RelayAuth, lang: Lang, b: { user: number; token: number }, need: number | string): Promise<RelayError> {
+export async function quotaRefusal(ctx: RelayContext, auth: RelayAuth, lang: Lang, b: { user: number; token: number }, need: number | string): Promise<RelayError> {
   if (b.user <= 0 || (typeof need === 'number' && b.user < need)) {
     const detail = `user quota: ${Math.max(0, b.user)}, need quota: ${need}`;
     if (b.user <= 0) return localError(lang, 403, 'RELAY_USER_QUOTA_INSUFFICIENT', { type: 'insufficient_user_quota', errorCode: 'insufficient_user_quota', detail });
@@ -142,7 +135,7 @@ export async function meterAllows(run: Run, text: string): Promise<boolean> {
   const m = run.meter;
   if (!m || !text) return true;
   const tokens = await countText(run.input.model, text);
-  const cost = usageQuota(run.price, { promptTokens: m.promptTokens, completionTokens: m.completionTokens + tokens, cachedTokens: 0, reasoningTokens: 0, audioInputTokens: 0, audioOutputTokens: 0 });
+  const cost = usageQuota(run.price, { ...emptyUsage(), promptTokens: m.promptTokens, completionTokens: m.completionTokens + tokens });
   if (cost > m.limit) return false;
   m.completionTokens += tokens;
   return true;

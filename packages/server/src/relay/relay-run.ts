@@ -1,16 +1,23 @@
 import type { Lang } from '@modelgate/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { RelayContext } from './relay-context.js';
 import type { UpstreamError } from './adapters/types.js';
 import type { Price } from './billing/pricing.js';
-import type { RelayError } from './relay-error.js';
+import { RelayError } from './relay-error.js';
 import type { RelayInput } from './request-parse.js';
-import type { Meter } from './relay-reserve.js';
 import type { RelayAuth } from './token-auth.js';
+
+/** A clamped request's running spend: streams are cut when it reaches the limit. */
+export interface Meter {
+  /** What the request may spend in all (its reservation). */
+  limit: number;
+  promptTokens: number;
+  completionTokens: number;
+}
 
 /** One relayed request from authentication to the final byte. */
 export interface Run {
-  ctx: AppContext;
+  ctx: RelayContext;
   req: FastifyRequest;
   reply: FastifyReply;
   lang: Lang;
@@ -28,3 +35,8 @@ export interface Run {
 }
 
 export type Attempt = { ok: true } | { ok: false; error: RelayError; retryable: boolean; upstream?: UpstreamError };
+
+/** A failed attempt: the error the client would see, whether another channel may try, and the upstream's own judgement. */
+export function failure(status: number, type: string, code: string | null, message: string, retryable: boolean, upstream?: UpstreamError): Attempt {
+  return { ok: false, error: new RelayError(status, type, code, message, upstream?.param ?? null, false), retryable, upstream };
+}

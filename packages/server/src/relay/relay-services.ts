@@ -6,6 +6,7 @@ import type { Db } from '../db/client.js';
 import { AuthCache } from './auth-cache.js';
 import { Ledger } from '../ledger/ledger.js';
 import { ChannelCache } from './channel-cache.js';
+import { NO_RELAY_OBSERVER, type RelayObserver } from './relay-observer.js';
 import { SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { createUpstreamAgent } from './upstream.js';
 
@@ -44,6 +45,15 @@ export class RelayServices {
    * also applies it here); unset, only this node's caches are updated.
    */
   onInvalidate?: (m: Invalidation) => void;
+
+  /** Metrics and tracing (set in create-context); a no-op until then. */
+  observer: RelayObserver = NO_RELAY_OBSERVER;
+
+  /**
+   * Told of every settled bill (set in create-context to the quota reminder, which only notes it:
+   * no I/O on the request's path); a no-op until then.
+   */
+  afterSettle: (userId: number, settled: { charged: number; duplicate: boolean }) => void = () => undefined;
 
   private invalidate(m: Invalidation): void {
     if (this.onInvalidate) this.onInvalidate(m);
@@ -86,7 +96,10 @@ export class RelayServices {
       return true;
     });
     this.channels.markDisabled(id);
-    if (changed) this.invalidate({ t: 'channels' });
+    if (changed) {
+      this.invalidate({ t: 'channels' });
+      this.observer.channelAutoDisabled(id);
+    }
     return changed;
   }
 

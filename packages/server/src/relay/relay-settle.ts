@@ -4,6 +4,7 @@ import type { LogValues } from '../ledger/ledger.js';
 import { describePrice } from './billing/pricing.js';
 import type { RuntimeChannel } from './channel-cache.js';
 import type { Run } from './relay-run.js';
+import { countTokens } from './usage-limits.js';
 
 function otherInfo(run: Run, usage: Usage, frt: number, shortfall: number): string {
   return JSON.stringify(consumeLogOther(run.price, usage, { frt, useChannel: run.used.map(String), shortfall }));
@@ -34,7 +35,7 @@ export async function settle(run: Run, ch: RuntimeChannel, usage: Usage, charge:
         request_id: run.requestId,
       })
     : null;
-  await ctx.relay.ledger.settle({
+  const settled = await ctx.relay.ledger.settle({
     requestId: run.requestId,
     userId: auth.user.id,
     tokenId: auth.token.id,
@@ -44,5 +45,18 @@ export async function settle(run: Run, ch: RuntimeChannel, usage: Usage, charge:
     channelId: ch.id,
     responseTimeMs,
     log,
+  });
+  countTokens(ctx, run.req, auth, usage.promptTokens + usage.completionTokens);
+  // Quota-alert mail is queued, never awaited: the reply does not wait for SMTP (modules/mail/quota-reminder.ts).
+  ctx.relay.afterSettle(auth.user.id, settled);
+  ctx.relay.observer.settled({
+    route: run.req.routeOptions.url ?? '',
+    model: input.model,
+    channel: ch.id,
+    promptTokens: usage.promptTokens,
+    completionTokens: usage.completionTokens,
+    quota: charge,
+    durationMs: Date.now() - run.startedAt,
+    firstByteMs: frt,
   });
 }

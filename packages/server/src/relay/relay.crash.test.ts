@@ -43,9 +43,11 @@ async function startServer(): Promise<{ url: string; proc: ChildProcess }> {
       LOG_LEVEL: 'error',
       WEB_DIST_DIR: '/nonexistent-modelgate-web',
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // Start-up failures are logged (pino, stdout) or thrown (stderr): keep both for the error message.
   let stderr = '';
+  proc.stdout!.on('data', (d: Buffer) => (stderr += d.toString()));
   proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   child = proc;
   const url = `http://127.0.0.1:${port}`;

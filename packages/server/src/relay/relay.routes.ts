@@ -1,14 +1,17 @@
 import { langFromHeader } from '@modelgate/shared';
 import type { ApiRouteKey } from '@modelgate/shared/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.js';
-import type { RelayMode } from './adapters/types.js';
+import type { RelayContext } from './relay-context.js';
+import { MODE_FORMAT, type RelayMode } from './adapters/types.js';
+import { countMessagesTokens } from './messages-count.js';
 import { modelObject } from './model-owners.js';
 import { bodyLimitMb } from '../http/errors.js';
 import { documentOnlyValidator, fastifySchema } from '../http/schema.js';
 import { releaseTokenCounter, retainTokenCounter } from './billing/token-counter.js';
 import { installRelayGate } from './relay-gate.js';
 import { RelayError, localError } from './relay-error.js';
+import { errorJson, routeFormat } from './relay-reply.js';
+import { nativeRelayRoutes } from './relay-native.routes.js';
 import { relay } from './relay.service.js';
 import { requestAuth, type RelayAuth } from './token-auth.js';
 
@@ -44,21 +47,21 @@ const NOT_IMPLEMENTED: Array<[method: 'GET' | 'POST' | 'DELETE', path: string]> 
 /** The route's declared schemas (shared relay.ts): documentation and response checks only, see below. */
 const schemaOf = (method: string, path: string) => fastifySchema(`${method} ${path}` as ApiRouteKey);
 
-function sendRelayError(reply: FastifyReply, err: RelayError): FastifyReply {
-  return reply.code(err.status).send(err.toBody());
+function sendRelayError(req: FastifyRequest, reply: FastifyReply, err: RelayError): FastifyReply {
+  return reply.code(err.status).send(errorJson(routeFormat(req), err));
 }
 
 /** Token-authenticated helper for the non-relay `/v1` reads (the gate has authenticated already). */
-async function withToken(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, fn: (auth: RelayAuth) => Promise<unknown>): Promise<unknown> {
+async function withToken(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, fn: (auth: RelayAuth) => Promise<unknown>): Promise<unknown> {
   try {
     return await fn(await requestAuth(ctx, req, langFromHeader(req.headers['accept-language'])));
   } catch (err) {
-    if (err instanceof RelayError) return sendRelayError(reply, err);
+    if (err instanceof RelayError) return sendRelayError(req, reply, err);
     throw err;
   }
 }
 
-async function availableModels(ctx: AppContext, auth: RelayAuth): Promise<string[]> {
+async function availableModels(ctx: RelayContext, auth: RelayAuth): Promise<string[]> {
   if (auth.token.modelLimits) return [...auth.token.modelLimits];
   await ctx.relay.channels.ensure();
   return ctx.relay.channels.modelsFor(auth.group);
@@ -68,7 +71,7 @@ async function availableModels(ctx: AppContext, auth: RelayAuth): Promise<string
  * The OpenAI-compatible endpoint. Bodies are taken as raw bytes (one JSON.parse in the pipeline,
  * and the bytes themselves forwarded when nothing must change); errors are OpenAI error objects.
  */
-export async function relayRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function relayRoutes(app: FastifyInstance, ctx: RelayContext): Promise<void> {
   // Local token counting runs in a worker pool shared by the process; the last app to close stops it.
   retainTokenCounter();
   app.addHook('onClose', () => releaseTokenCounter());
@@ -84,10 +87,11 @@ export async function relayRoutes(app: FastifyInstance, ctx: AppContext): Promis
       if (status === 413) {
         const lang = langFromHeader(req.headers['accept-language']);
         const err = localError(lang, 413, 'BODY_TOO_LARGE', { type: 'invalid_request_error', errorCode: 'request_too_large', detail: String(bodyLimitMb(req)) });
-        return reply.code(413).send(err.toBody());
+        return reply.code(413).send(errorJson(routeFormat(req), err));
       }
       if (status >= 500) req.log.error({ err: error }, 'relay route failed');
-      return reply.code(status).send({ error: { message: status >= 500 ? 'internal error' : error.message, type: 'invalid_request_error', param: null, code: null } });
+      const err = new RelayError(status, status >= 500 ? 'new_api_error' : 'invalid_request_error', null, status >= 500 ? 'internal error' : error.message);
+      return reply.code(status).send(errorJson(routeFormat(req), err));
     });
     // CORS for browser clients of the API (reference: the relay router allows all origins). A
     // callback hook: an async one costs a promise per request. Hijacked replies repeat the header.
@@ -107,11 +111,21 @@ export async function relayRoutes(app: FastifyInstance, ctx: AppContext): Promis
     );
     for (const [path, mode] of ROUTES) {
       const bodyLimit = UPLOAD_MODES.has(mode) ? limits.relayAudio : limits.relayJson;
-      scope.post(path, { bodyLimit, schema: schemaOf('POST', path) }, (req, reply) => relay(ctx, req, reply, mode));
+      const route = { mode, format: MODE_FORMAT[mode] };
+      scope.post(path, { bodyLimit, schema: schemaOf('POST', path) }, (req, reply) => relay(ctx, req, reply, route));
     }
     scope.post('/v1/engines/:model/embeddings', { bodyLimit: limits.relayJson, schema: schemaOf('POST', '/v1/engines/:model/embeddings') }, (req, reply) =>
-      relay(ctx, req, reply, 'embeddings', (req.params as { model: string }).model),
+      relay(ctx, req, reply, { mode: 'embeddings', format: 'openai-embeddings' }, (req.params as { model: string }).model),
     );
+    // Anthropic's native surface (providers-international §1.6): errors in Anthropic's shape.
+    const anthropic = { relayFormat: 'anthropic-messages' as const };
+    scope.post('/v1/messages', { bodyLimit: limits.relayJson, schema: schemaOf('POST', '/v1/messages'), config: anthropic }, (req, reply) =>
+      relay(ctx, req, reply, { mode: 'chat', format: 'anthropic-messages' }),
+    );
+    scope.post('/v1/messages/count_tokens', { bodyLimit: limits.relayJson, schema: schemaOf('POST', '/v1/messages/count_tokens'), config: anthropic }, (req, reply) =>
+      withToken(ctx, req, reply, (auth) => countMessagesTokens(req, auth)),
+    );
+    nativeRelayRoutes(scope, ctx);
 
     for (const [method, path] of NOT_IMPLEMENTED) {
       scope.route({
@@ -153,7 +167,7 @@ export async function relayRoutes(app: FastifyInstance, ctx: AppContext): Promis
 }
 
 /** `/dashboard/billing/subscription` (reference §1): the token's (or the user's) limit in dollars. */
-async function subscription(ctx: AppContext, auth: RelayAuth) {
+async function subscription(ctx: RelayContext, auth: RelayAuth) {
   const o = ctx.options;
   let limit: number;
   let expires = 0;
@@ -179,7 +193,7 @@ async function subscription(ctx: AppContext, auth: RelayAuth) {
 }
 
 /** `/dashboard/billing/usage`: used quota in cents. */
-async function usage(ctx: AppContext, auth: RelayAuth) {
+async function usage(ctx: RelayContext, auth: RelayAuth) {
   const o = ctx.options;
   let used: number;
   if (o.bool('DisplayTokenStatEnabled')) {

@@ -1,9 +1,26 @@
+import type { Lang } from '@modelgate/shared';
 import type { RelayMode } from './adapters/types.js';
+import { validateMessagesBody } from './formats/anthropic-messages/validate.js';
+import { geminiMaxTokens, validateGeminiBody } from './formats/gemini/validate.js';
+import { validateResponsesBody } from './formats/openai-responses/validate.js';
+import type { WireFormat } from './formats/types.js';
 import { RelayError } from './relay-error.js';
+
+/** What a relay route serves: the operation (billing rules) and the wire format the caller speaks. */
+export interface RelayRoute {
+  mode: RelayMode;
+  format: WireFormat;
+  /** The route decides streaming (Gemini's `:streamGenerateContent`), not the body. */
+  stream?: boolean;
+  /** A Gemini stream without `alt=sse`: a JSON array. */
+  jsonArray?: boolean;
+}
 
 /** The inbound request, parsed once: what the pipeline needs to know, plus the bytes to forward. */
 export interface RelayInput {
   mode: RelayMode;
+  /** The caller's wire format: replies and errors are written in it. */
+  format: WireFormat;
   model: string;
   stream: boolean;
   /** The client asked for `stream_options.include_usage`. */
@@ -18,6 +35,8 @@ export interface RelayInput {
   /** multipart: the transcription `response_format`. */
   responseFormat?: string;
   image?: { size: string; quality: string; n: number };
+  /** A Gemini caller's stream without `alt=sse`: written as one JSON array. */
+  jsonArray?: boolean;
 }
 
 const MAX_TOKENS_LIMIT = 2 ** 30;
@@ -63,17 +82,48 @@ function parseJson(raw: Buffer): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
-/** Parses and validates the inbound body of `mode` (reference §3.1 defaults, §3.2 rules). */
-export function parseRelayInput(mode: RelayMode, raw: Buffer, contentType: string, pathModel?: string): RelayInput {
+/** A Messages body (`POST /v1/messages`): Anthropic's required fields, each refusal naming its field. */
+function parseMessagesInput(route: RelayRoute, raw: Buffer, lang: Lang): RelayInput {
+  const body = parseJson(raw);
+  validateMessagesBody(lang, body);
+  const stream = body.stream === true;
+  return { ...route, model: body.model as string, stream, clientWantsUsage: false, body, raw, contentType: 'application/json', maxTokens: body.max_tokens as number };
+}
+
+/** A GenerateContentRequest (`POST /v1beta/models/{model}:…`): the model and streaming come from the URL. */
+function parseGeminiInput(route: RelayRoute, raw: Buffer, lang: Lang, pathModel: string | undefined): RelayInput {
+  const body = parseJson(raw);
+  validateGeminiBody(lang, body);
+  if (!pathModel) throw invalid('model is required', 'model');
+  const stream = route.stream === true;
+  const { mode, format } = route;
+  return { mode, format, model: pathModel, stream, jsonArray: stream && route.jsonArray, clientWantsUsage: false, body, raw, contentType: 'application/json', maxTokens: geminiMaxTokens(body) };
+}
+
+/** A Responses request (`POST /v1/responses`); its usage always comes with `response.completed`. */
+function parseResponsesInput(route: RelayRoute, raw: Buffer, lang: Lang): RelayInput {
+  const body = parseJson(raw);
+  validateResponsesBody(lang, body);
+  const max = body.max_output_tokens;
+  return { mode: route.mode, format: route.format, model: body.model as string, stream: body.stream === true, clientWantsUsage: false, body, raw, contentType: 'application/json', maxTokens: typeof max === 'number' ? max : undefined };
+}
+
+/** Parses and validates the inbound body of a route (reference §3.1 defaults, §3.2 rules). */
+export function parseRelayInput(route: RelayRoute, raw: Buffer, contentType: string, lang: Lang, pathModel?: string): RelayInput {
+  const { mode, format } = route;
+  if (format === 'anthropic-messages') return parseMessagesInput(route, raw, lang);
+  if (format === 'gemini') return parseGeminiInput(route, raw, lang, pathModel);
+  if (format === 'openai-responses') return parseResponsesInput(route, raw, lang);
   if (mode === 'transcriptions' || mode === 'translations') {
     const boundary = boundaryOf(contentType);
     if (!contentType.toLowerCase().startsWith('multipart/form-data') || !boundary) {
       throw invalid('the request must be multipart/form-data');
     }
     const model = multipartField(raw, boundary, 'model');
-    const format = multipartField(raw, boundary, 'response_format');
+    const responseFormat = multipartField(raw, boundary, 'response_format');
     return {
       mode,
+      format,
       model: model?.value.trim() || 'whisper-1',
       stream: false,
       clientWantsUsage: false,
@@ -82,7 +132,7 @@ export function parseRelayInput(mode: RelayMode, raw: Buffer, contentType: strin
       contentType,
       maxTokens: undefined,
       multipartModel: model ? { start: model.start, end: model.end } : undefined,
-      responseFormat: format?.value.trim() || 'json',
+      responseFormat: responseFormat?.value.trim() || 'json',
     };
   }
   const body = parseJson(raw);
@@ -123,6 +173,7 @@ export function parseRelayInput(mode: RelayMode, raw: Buffer, contentType: strin
   }
   const input: RelayInput = {
     mode,
+    format,
     model,
     stream,
     clientWantsUsage: stream && !!so && so.include_usage === true,

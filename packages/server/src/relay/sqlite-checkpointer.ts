@@ -59,8 +59,13 @@ export class SqliteCheckpointer {
     const worker = this.worker;
     if (!worker) return;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    // Held while we wait: with the worker and the timer unreferenced, a process with nothing else
+    // left to do would exit in the middle of its shutdown, skipping everything after this.
+    worker.ref();
     worker.postMessage('stop');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000).unref())]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 5000)))]);
+    clearTimeout(timer);
     if (this.worker) await this.worker.terminate();
     this.fallBack();
   }

@@ -1,6 +1,6 @@
 import { ChannelStatus, Role, TokenStatus, UserStatus, type Lang } from '@modelgate/shared';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { RelayContext } from './relay-context.js';
 import type { CachedToken, CachedUser } from './auth-cache.js';
 import type { RuntimeChannel } from './channel-cache.js';
 import { localError, maskKey, RelayError } from './relay-error.js';
@@ -22,7 +22,7 @@ declare module 'fastify' {
 }
 
 /** The authentication the relay gate stored for this request (or, outside the gate, a fresh one). */
-export function requestAuth(ctx: AppContext, req: FastifyRequest, lang: Lang): RelayAuth | Promise<RelayAuth> {
+export function requestAuth(ctx: RelayContext, req: FastifyRequest, lang: Lang): RelayAuth | Promise<RelayAuth> {
   return req.relayAuth ?? authenticateToken(ctx, req, lang);
 }
 
@@ -31,8 +31,17 @@ export function requestAuth(ctx: AppContext, req: FastifyRequest, lang: Lang): R
  * Lookups come from the in-memory caches; the quota checks happen in the ledger's conditional
  * debit, so a stale cache can never let a request spend money that is not there.
  */
-export async function authenticateToken(ctx: AppContext, req: FastifyRequest, lang: Lang): Promise<RelayAuth> {
-  const header = req.headers.authorization ?? '';
+export async function authenticateToken(ctx: RelayContext, req: FastifyRequest, lang: Lang): Promise<RelayAuth> {
+  // Anthropic's SDKs send the key in `x-api-key` (providers-international §1.6), Google's in
+  // `x-goog-api-key` or, on Gemini routes only, `?key=` (§2.6); Bearer is accepted everywhere.
+  const apiKey = req.headers['x-api-key'];
+  const googKey = req.headers['x-goog-api-key'];
+  const queryKey = req.routeOptions.config.relayFormat === 'gemini' ? (req.query as { key?: unknown } | undefined)?.key : undefined;
+  const header =
+    req.headers.authorization ||
+    (typeof apiKey === 'string' ? apiKey : '') ||
+    (typeof googKey === 'string' ? googKey : '') ||
+    (typeof queryKey === 'string' ? queryKey : '');
   let value = header.replace(/^Bearer\s+/i, '').trim();
   if (value.startsWith('sk-')) value = value.slice(3);
   if (!value) throw localError(lang, 401, 'RELAY_TOKEN_MISSING');

@@ -1,5 +1,5 @@
 import { Agent } from 'undici';
-import type { UpstreamError } from './adapters/types.js';
+import type { WireError } from './formats/types.js';
 
 /**
  * One keep-alive connection pool per upstream origin for the whole process. RELAY_TIMEOUT bounds
@@ -16,12 +16,14 @@ export function createUpstreamAgent(relayTimeoutSec: number, streamingTimeoutSec
   });
 }
 
-/** Retry table (reference §3.3): judged on the status after status_code_mapping. */
-export function isRetryable(status: number, channelType: number): boolean {
+/**
+ * The retry table (reference §3.3), judged on the status after status_code_mapping. Adapters
+ * start from it (Anthropic adds 400, as the reference does).
+ */
+export function defaultRetryable(status: number): boolean {
   if (status === 429 || status === 307) return true;
   if (status >= 500) return status !== 504 && status !== 524;
-  if (status === 400) return channelType === 14;
-  if (status === 408 || (status >= 200 && status < 300)) return false;
+  if (status === 400 || status === 408 || (status >= 200 && status < 300)) return false;
   return true;
 }
 
@@ -37,14 +39,14 @@ const DISABLE_CODES = new Set(['invalid_api_key', 'account_deactivated', 'billin
 const DISABLE_TYPES = new Set(['insufficient_quota', 'insufficient_user_quota', 'authentication_error', 'permission_error', 'forbidden']);
 
 /**
- * Whether an upstream error means the channel's credentials or account are dead (reference §3.6).
- * Only the status, `error.code` and `error.type` are judged: those are set by the provider. The
- * message is ignored on purpose — upstreams echo request text in messages, and a user must not be
- * able to switch a channel off by sending a crafted prompt.
+ * Whether an upstream error means the channel's credentials or account are dead (reference §3.6);
+ * adapters start from it (Gemini adds 403). Only the status, `error.code` and `error.type` are
+ * judged: those are set by the provider. The message is ignored on purpose — upstreams echo
+ * request text in messages, and a user must not be able to switch a channel off by sending a
+ * crafted prompt.
  */
-export function shouldDisableChannel(err: UpstreamError, channelType: number): boolean {
+export function credentialsDead(err: Pick<WireError, 'status' | 'code' | 'type'>): boolean {
   if (err.status === 401) return true;
-  if (err.status === 403 && channelType === 24) return true;
   if (err.code && DISABLE_CODES.has(err.code)) return true;
   if (DISABLE_TYPES.has(err.type)) return true;
   return false;

@@ -1,6 +1,7 @@
-import type { Usage } from './adapters/types.js';
+import type { ConvertedReply, Usage } from './adapters/types.js';
 import { emptyUsage, readUsage } from './billing/pricing.js';
 import { countChatPrompt, countInput, countText } from './billing/token-counter.js';
+import { specOf } from './formats/registry.js';
 import type { RelayInput } from './request-parse.js';
 
 /** Characters (code points) of a string without building an array of them: speech bills per character. */
@@ -15,7 +16,7 @@ export async function localPromptTokens(input: RelayInput): Promise<number> {
   const body = input.body ?? {};
   switch (input.mode) {
     case 'chat':
-      return countChatPrompt(input.model, body);
+      return countChatPrompt(input.model, specOf(input.format)?.promptAsChat?.(body) ?? body);
     case 'completions':
       return countInput(input.model, body.prompt);
     case 'embeddings':
@@ -24,25 +25,6 @@ export async function localPromptTokens(input: RelayInput): Promise<number> {
     default:
       return 0;
   }
-}
-
-function choicesText(json: Record<string, unknown>): string {
-  const choices = Array.isArray(json.choices) ? (json.choices as Array<Record<string, unknown>>) : [];
-  let text = '';
-  for (const c of choices) {
-    if (typeof c.text === 'string') text += c.text;
-    const m = c.message as Record<string, unknown> | undefined;
-    if (!m) continue;
-    if (typeof m.content === 'string') text += m.content;
-    if (typeof m.reasoning_content === 'string') text += m.reasoning_content;
-    if (Array.isArray(m.tool_calls)) {
-      for (const tc of m.tool_calls as Array<{ function?: { name?: unknown; arguments?: unknown } }>) {
-        if (typeof tc.function?.name === 'string') text += tc.function.name;
-        if (typeof tc.function?.arguments === 'string') text += tc.function.arguments;
-      }
-    }
-  }
-  return text;
 }
 
 /** Transcript text of a transcription reply in any response_format (json, verbose_json, text, srt, vtt). */
@@ -60,17 +42,18 @@ export function transcriptText(format: string, body: Buffer, json: Record<string
 
 /**
  * Usage of a buffered (non-stream) reply: the upstream's numbers when present, else counted
- * locally (reference §3.4: completion from the choices' text, prompt from the request).
+ * locally (reference §3.4: completion from the reply's text, prompt from the request). Text
+ * modes read the reply through the adapter (`reply`), in the upstream's own format.
  */
-export async function bufferedUsage(input: RelayInput, json: Record<string, unknown> | undefined, body: Buffer): Promise<Usage> {
-  const reported = readUsage(json?.usage);
+export async function bufferedUsage(input: RelayInput, json: Record<string, unknown> | undefined, body: Buffer, reply?: ConvertedReply): Promise<Usage> {
+  const reported = reply ? reply.usage : readUsage(json?.usage);
   switch (input.mode) {
     case 'chat':
     case 'completions': {
       if (reported && reported.promptTokens + reported.completionTokens > 0) return reported;
       const u = emptyUsage();
       u.promptTokens = await localPromptTokens(input);
-      u.completionTokens = json ? await countText(input.model, choicesText(json)) : 0;
+      u.completionTokens = reply ? await countText(input.model, reply.text()) : 0;
       return u;
     }
     case 'embeddings': {
@@ -89,10 +72,13 @@ export async function bufferedUsage(input: RelayInput, json: Record<string, unkn
   }
 }
 
-/** Usage of a relayed stream whose upstream sent none: counted over what was forwarded. */
-export async function countedStreamUsage(input: RelayInput, completionText: string, maxToolCalls: number): Promise<Usage> {
-  const u = emptyUsage();
-  u.promptTokens = await localPromptTokens(input);
-  u.completionTokens = (await countText(input.model, completionText)) + 7 * maxToolCalls;
-  return u;
+/**
+ * Usage of a relayed stream without a final usage from the upstream: counted over what was
+ * forwarded. A provisional usage (Anthropic's `message_start`) still gives the prompt side,
+ * cache reads and writes included; the completion is what was actually delivered.
+ */
+export async function countedStreamUsage(input: RelayInput, completionText: string, maxToolCalls: number, provisional?: Usage): Promise<Usage> {
+  const completionTokens = (await countText(input.model, completionText)) + 7 * maxToolCalls;
+  if (provisional && provisional.promptTokens > 0) return { ...provisional, completionTokens, reasoningTokens: 0 };
+  return { ...emptyUsage(), promptTokens: await localPromptTokens(input), completionTokens };
 }

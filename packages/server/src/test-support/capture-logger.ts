@@ -1,3 +1,5 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import type { JobLogger } from '../jobs/scheduler.js';
 
 /** A logger that keeps what it was told, so tests can assert on a failure's context. */
@@ -6,4 +8,16 @@ export function captureLogger() {
   const at = (level: string) => (obj: object, msg: string) => void lines.push({ level, obj: obj as Record<string, unknown>, msg });
   const log: JobLogger = { info: at('info'), warn: at('warn'), error: at('error') };
   return { log, lines };
+}
+
+/** A pino logger (a server's `log`) whose JSON lines the test can read. */
+export function capturePino(level = 'info') {
+  const lines: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const l of chunk.toString('utf8').split('\n')) if (l.trim()) lines.push(JSON.parse(l) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { log: pino({ level }, sink), lines };
 }

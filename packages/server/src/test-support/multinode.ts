@@ -12,6 +12,7 @@ import { createTestDatabase, type TestDatabase } from './test-db.js';
  */
 
 export const MAIN_JS = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+const START_SCRIPT = fileURLToPath(new URL('../../../../scripts/start.mjs', import.meta.url));
 
 export interface NodeProcess {
   url: string;
@@ -25,6 +26,8 @@ export interface NodeProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Sends a signal now (SIGKILL by default: a crash). */
   kill(signal?: NodeJS.Signals): void;
+  /** Sends a signal to the node's whole process group (`viaStartScript` nodes: the script and the server). */
+  killGroup(signal: NodeJS.Signals): void;
   /** Graceful stop (SIGTERM), then SIGKILL if it has not exited within 5 s. */
   stop(): Promise<void>;
 }
@@ -32,7 +35,14 @@ export interface NodeProcess {
 const live = new Set<ChildProcess>();
 // A test run that dies (or forgets to stop a node) must not leave servers behind.
 process.once('exit', () => {
-  for (const child of live) child.kill('SIGKILL');
+  for (const child of live) {
+    try {
+      // A node started in its own process group (viaStartScript): the script and the server.
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
+  }
 });
 
 /** Environment every test node gets unless overridden: no rate limits, no console, one session secret. */
@@ -80,13 +90,17 @@ export async function waitForReady(url: string, timeoutMs = 30_000, child?: Pick
  * Starts one server process with `env` over the base environment (PORT defaults to a free port,
  * NODE_ID to `node-<port>`) and waits until it serves requests.
  */
-export async function startNode(env: Record<string, string>, opts: { readyTimeoutMs?: number } = {}): Promise<NodeProcess> {
+export async function startNode(env: Record<string, string>, opts: { readyTimeoutMs?: number; viaStartScript?: boolean } = {}): Promise<NodeProcess> {
   if (!fs.existsSync(MAIN_JS)) throw new Error(`${MAIN_JS} is missing: run \`npx tsc -b packages/shared packages/testkit packages/server\` first`);
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const nodeId = env.NODE_ID ?? `node-${port}`;
-  const child = spawn(process.execPath, [MAIN_JS], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...baseNodeEnv(), ...env, PORT: String(port), NODE_ID: nodeId },
+  // `viaStartScript`: as `npm start` runs it (scripts/start.mjs, without its build step), in a
+  // process group of its own, so a test can signal the group as a terminal or systemd does.
+  const args = opts.viaStartScript ? [START_SCRIPT] : [MAIN_JS];
+  const child = spawn(process.execPath, args, {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...baseNodeEnv(), ...env, PORT: String(port), NODE_ID: nodeId, START_SKIP_BUILD: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: opts.viaStartScript === true,
   });
   live.add(child);
   let out = '';
@@ -98,7 +112,8 @@ export async function startNode(env: Record<string, string>, opts: { readyTimeou
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, signal) => {
+    // 'close', not 'exit': by then everything the process wrote has been read.
+    child.once('close', (code, signal) => {
       live.delete(child);
       resolve({ code, signal });
     });
@@ -131,6 +146,9 @@ export async function startNode(env: Record<string, string>, opts: { readyTimeou
     },
     kill(signal = 'SIGKILL') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    },
+    killGroup(signal) {
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, signal);
     },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;

@@ -12,9 +12,11 @@ export interface ProxiedRequest {
 /**
  * A loopback hop in front of the fake OpenAI upstream for adapters whose URLs differ from
  * OpenAI's (Azure deployments, DeepSeek's root paths, Custom full URLs): it records what the
- * adapter sent and forwards it to the fake under the canonical `/v1/...` path.
+ * adapter sent and forwards it to the fake under the canonical `/v1/...` path. With
+ * `passthrough` (a fake that checks its own URL and auth, such as the Anthropic one) the request
+ * is forwarded unchanged.
  */
-export async function startRecordingProxy(target: string) {
+export async function startRecordingProxy(target: string, opts: { passthrough?: boolean } = {}) {
   const seen: ProxiedRequest[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -23,6 +25,15 @@ export async function startRecordingProxy(target: string) {
       const body = Buffer.concat(chunks);
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
       const path = (req.url ?? '').split('?')[0]!;
+      if (opts.passthrough) {
+        const up = request(`${target}${req.url ?? ''}`, { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (upRes) => {
+          res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+          upRes.pipe(res);
+        });
+        up.on('error', () => res.destroy());
+        up.end(body);
+        return;
+      }
       const canonical = path.endsWith('/embeddings')
         ? '/v1/embeddings'
         : path.endsWith('/chat/completions') || !/\/(completions|embeddings)$/.test(path)

@@ -1,7 +1,10 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
 import { TokenStatus } from '@modelgate/shared';
 import { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIOptions } from '@modelgate/testkit';
 import OpenAI from 'openai';
 import type { SqlKind } from '../config/config.js';
+import type { Logger } from '../log/logger.js';
 import { randomAlnum } from '../modules/users/password.js';
 import { rootClient, type ApiClient } from './api-client.js';
 import { startTestServer, type TestServer } from './test-server.js';
@@ -14,8 +17,8 @@ export interface RelayHarness {
   close(): Promise<void>;
 }
 
-export async function startRelayHarness(opts: { kind?: SqlKind; env?: Record<string, string>; fake?: FakeOpenAIOptions } = {}): Promise<RelayHarness> {
-  const server = await startTestServer({ kind: opts.kind, env: opts.env });
+export async function startRelayHarness(opts: { kind?: SqlKind; env?: Record<string, string>; fake?: FakeOpenAIOptions; log?: Logger } = {}): Promise<RelayHarness> {
+  const server = await startTestServer({ kind: opts.kind, env: opts.env, log: opts.log });
   const fake = await startFakeOpenAI(opts.fake);
   const root = await rootClient(server.url);
   return {
@@ -86,4 +89,14 @@ export async function balances(h: RelayHarness, c: Pick<TestCaller, 'userId' | '
 
 export async function consumeLogs(h: RelayHarness, userId: number) {
   return h.server.ctx.db.db.selectFrom('logs').selectAll().where('user_id', '=', userId).where('type', '=', 2).orderBy('id').execute();
+}
+
+/** The official Anthropic SDK pointed at ModelGate's `/v1/messages`, with the caller's token (sent as `x-api-key`). */
+export function anthropicClient(h: Pick<RelayHarness, 'server'>, c: Pick<TestCaller, 'key'>, opts: { maxRetries?: number } = {}): Anthropic {
+  return new Anthropic({ apiKey: `sk-${c.key}`, baseURL: h.server.url, maxRetries: opts.maxRetries ?? 0 });
+}
+
+/** The official Google Gen AI SDK pointed at ModelGate's `/v1beta`, with the caller's token (sent as `x-goog-api-key`). */
+export function genaiClient(h: Pick<RelayHarness, 'server'>, c: Pick<TestCaller, 'key'>): GoogleGenAI {
+  return new GoogleGenAI({ apiKey: `sk-${c.key}`, httpOptions: { baseUrl: h.server.url, retryOptions: { attempts: 1 } } });
 }

@@ -8,12 +8,15 @@ import { openDb } from '../db/client.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { formatReconciliation, reconcile } from '../ledger/reconcile.js';
 import { connectRedis } from '../http/redis-rate-limit.js';
-import { createTestDatabase } from './test-db.js';
+import { createLogger, type Logger } from '../log/logger.js';
+import { createTestDatabase, type TestDatabase } from './test-db.js';
 
 export interface TestServer {
   url: string;
   ctx: AppContext;
   app: FastifyInstance;
+  /** The database it runs on (a second node can be started `alongside` it). */
+  database: TestDatabase;
   close(): Promise<void>;
 }
 
@@ -21,8 +24,18 @@ export interface TestServer {
  * A real ModelGate server on loopback over a fresh database: the same boot steps as main.ts
  * (migrate, options, root), listening on a random port. Rate limits are off unless `env` turns them on.
  */
-export async function startTestServer(opts: { kind?: SqlKind; env?: Record<string, string> } = {}): Promise<TestServer> {
-  const database = await createTestDatabase(opts.kind ?? 'sqlite');
+/**
+ * `log`: the process logger (default: silent, or TEST_LOG_LEVEL to watch a run). A test that asserts
+ * on log lines passes its own. `databaseEnv` rewrites the fresh database's settings (e.g. to reach it
+ * through a proxy the test can cut). `database`: an existing test database (one a test filled, e.g.
+ * by an import) instead of a fresh one; the server takes it over and drops it on close. `alongside`:
+ * another test server whose database this one shares (two nodes over one database); that server
+ * drops it, so close this one first.
+ */
+export async function startTestServer(
+  opts: { kind?: SqlKind; env?: Record<string, string>; log?: Logger; databaseEnv?: (env: Record<string, string>) => Record<string, string>; database?: TestDatabase; alongside?: TestServer } = {},
+): Promise<TestServer> {
+  const database = opts.alongside?.database ?? opts.database ?? (await createTestDatabase(opts.kind ?? 'sqlite'));
   const config = loadConfig({
     SESSION_SECRET: 'test-secret',
     GLOBAL_API_RATE_LIMIT_ENABLE: 'false',
@@ -30,14 +43,15 @@ export async function startTestServer(opts: { kind?: SqlKind; env?: Record<strin
     CRITICAL_RATE_LIMIT_ENABLE: 'false',
     PORT: '0',
     WEB_DIST_DIR: '/nonexistent-modelgate-web',
-    ...database.env,
+    ...(opts.databaseEnv ? opts.databaseEnv(database.env) : database.env),
     ...opts.env,
   });
-  const db = await openDb(config);
+  const log = opts.log ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  const db = await openDb(config, { log });
   await migrateToLatest(db);
   // REDIS_CONN_STRING in `env`: the shared store, job locks and invalidation use Redis, as in main.ts.
-  const redis = config.redisConnString ? await connectRedis(config.redisConnString) : null;
-  const ctx = createContext(config, db, { redis });
+  const redis = config.redisConnString ? await connectRedis(config.redisConnString, { log }) : null;
+  const ctx = createContext(config, db, { redis, log });
   await ctx.cluster.start();
   await ctx.options.reload();
   await ctx.usersService.ensureRoot();
@@ -50,6 +64,7 @@ export async function startTestServer(opts: { kind?: SqlKind; env?: Record<strin
     url: `http://127.0.0.1:${port}`,
     ctx,
     app,
+    database,
     async close() {
       await app.close();
       try {
@@ -61,7 +76,7 @@ export async function startTestServer(opts: { kind?: SqlKind; env?: Record<strin
         await ctx.cluster.close();
         redis?.disconnect();
         await db.destroy();
-        await database.drop();
+        if (!opts.alongside) await database.drop();
       }
     },
   };

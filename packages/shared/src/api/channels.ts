@@ -161,7 +161,7 @@ export const channelRoutes = resource('channels', {
   'POST /api/channel/fetch_models': {
     auth: 'admin',
     summary: 'Models an upstream lists, from a base URL and key',
-    body: z.object({ base_url: z.string().default(''), key: z.string().default('') }),
+    body: z.object({ base_url: z.string().default(''), key: z.string().default(''), type: z.number().int().positive().optional() }),
     response: apiResponse(z.array(z.string())),
   },
 });

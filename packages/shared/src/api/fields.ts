@@ -72,6 +72,8 @@ export function optionalInt(min: number, max: number): z.ZodOptional<z.ZodType<n
 export const quota = int(-QUOTA_MAX, QUOTA_MAX);
 export const id = int(1, ID_MAX);
 export const int32 = int(-INT32_MAX - 1, INT32_MAX);
+/** A count or a limit: 0 upwards (0 usually means none). */
+export const count32 = int(0, INT32_MAX);
 /** An integer the service judges itself (a count, a minimum) but that must be exact. */
 export const safeInt = int(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
 /** Unix seconds; -1 is "never" where an expiry is meant. */

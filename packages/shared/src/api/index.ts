@@ -13,9 +13,11 @@ import { ledgerRoutes } from './ledger.js';
 import { logRoutes } from './logs.js';
 import { optionRoutes } from './options.js';
 import { pricingRoutes } from './pricing.js';
+import { redemptionRoutes } from './redemptions.js';
 import { relayRoutes } from './relay.js';
 import { statusRoutes } from './status.js';
 import { tokenRoutes } from './tokens.js';
+import { topUpRoutes } from './topups.js';
 import { userRoutes } from './users.js';
 
 export * from './auth.js';
@@ -28,9 +30,11 @@ export * from './ledger.js';
 export * from './logs.js';
 export * from './options.js';
 export * from './pricing.js';
+export * from './redemptions.js';
 export * from './relay.js';
 export * from './status.js';
 export * from './tokens.js';
+export * from './topups.js';
 export * from './users.js';
 
 /** Every route of the server, by `"METHOD /path"`. */
@@ -44,6 +48,8 @@ export const apiRoutes = {
   ...logRoutes,
   ...optionRoutes,
   ...pricingRoutes,
+  ...redemptionRoutes,
+  ...topUpRoutes,
   ...ledgerRoutes,
   ...relayRoutes,
 };
@@ -62,3 +68,4 @@ export type ApiBody<K extends ApiRouteKey> = z.input<Field<K, 'body'>>;
 /** What a client may send as the query string. */
 export type ApiQuery<K extends ApiRouteKey> = z.input<Field<K, 'querystring'>>;
 export type ApiParams<K extends ApiRouteKey> = z.input<Field<K, 'params'>>;
+export * from './storage.js';

@@ -70,6 +70,80 @@ const billingSubscription = z.object({
 const billingUsage = z.object({ object: z.literal('list'), total_usage: z.number() });
 
 const errors = { default: openAIError } as const;
+
+/** Anthropic's error body, answered by the native `/v1/messages` routes. */
+export const anthropicError = z
+  .object({ type: z.literal('error'), error: z.object({ type: z.string(), message: z.string() }) })
+  .meta({ id: 'AnthropicError' });
+const anthropicErrors = { default: anthropicError } as const;
+const anthropicMessage = z.looseObject({ role: z.enum(['user', 'assistant']), content: z.unknown() });
+export const messagesBody = z
+  .looseObject({
+    model: z.string(),
+    max_tokens: z.number().int().min(1),
+    messages: z.array(anthropicMessage).min(1),
+    system: z.unknown().optional(),
+    stream: z.boolean().optional(),
+  })
+  .meta({ id: 'MessagesRequest' });
+/** Non-stream answer; with `stream: true` the answer is Anthropic's `text/event-stream` events ending in `message_stop`. */
+const messageReply = z
+  .looseObject({
+    id: z.string(),
+    type: z.literal('message'),
+    role: z.literal('assistant'),
+    model: z.string(),
+    content: z.array(z.looseObject({ type: z.string() })),
+    stop_reason: z.string().nullable(),
+    usage: z.looseObject({ input_tokens: z.number().int(), output_tokens: z.number().int() }),
+  })
+  .meta({ id: 'Message' });
+const countTokensBody = messagesBody.omit({ max_tokens: true });
+
+/** Google's error body, answered by the native Gemini routes. */
+export const geminiError = z
+  .object({ error: z.object({ code: z.number().int(), message: z.string(), status: z.string() }) })
+  .meta({ id: 'GeminiError' });
+const geminiErrors = { default: geminiError } as const;
+const geminiContent = z.looseObject({ role: z.string().optional(), parts: z.array(z.looseObject({})).min(1) });
+export const generateContentBody = z
+  .looseObject({
+    contents: z.array(geminiContent).min(1),
+    systemInstruction: geminiContent.optional(),
+    generationConfig: z.looseObject({ maxOutputTokens: z.number().int().min(1).optional() }).optional(),
+    tools: z.array(z.looseObject({})).optional(),
+  })
+  .meta({ id: 'GenerateContentRequest' });
+/** Non-stream answer; `:streamGenerateContent` answers SSE chunks (`?alt=sse`) or a JSON array of them. */
+const generateContentReply = z
+  .looseObject({ candidates: z.array(z.looseObject({})).optional(), usageMetadata: z.looseObject({}).optional(), modelVersion: z.string().optional() })
+  .meta({ id: 'GenerateContentResponse' });
+const geminiModel = z.looseObject({ name: z.string(), displayName: z.string(), supportedGenerationMethods: z.array(z.string()) });
+const geminiAction = z.object({ action: z.string().meta({ description: '`{model}:generateContent`, `:streamGenerateContent` or `:countTokens`' }) });
+const geminiCall = (summary: string) =>
+  ({
+    auth: 'token',
+    summary: `${summary}; the key may come in \`x-goog-api-key\` or \`?key=\``,
+    params: geminiAction,
+    querystring: z.looseObject({ alt: z.string().optional(), key: z.string().optional() }),
+    body: generateContentBody.or(z.looseObject({ generateContentRequest: generateContentBody })),
+    response: generateContentReply.or(z.object({ totalTokens: z.number().int() })),
+    responses: geminiErrors,
+  }) as const;
+
+export const responsesBody = z
+  .looseObject({
+    model: z.string(),
+    input: z.union([z.string(), z.array(z.looseObject({}))]),
+    instructions: z.string().nullable().optional(),
+    stream: z.boolean().optional(),
+    max_output_tokens: z.number().int().min(1).nullable().optional(),
+  })
+  .meta({ id: 'ResponsesRequest' });
+/** Non-stream answer; with `stream: true` the answer is the Responses event stream ending in `response.completed`. */
+const responseObject = z
+  .looseObject({ id: z.string(), object: z.literal('response'), status: z.string(), model: z.string(), output: z.array(z.looseObject({ type: z.string() })), usage: z.looseObject({}).nullable() })
+  .meta({ id: 'Response' });
 const relayCall = (summary: string, body: z.ZodType, response: z.ZodType, extra: Partial<RouteContract> = {}) =>
   ({ auth: 'token', summary, body, response, responses: errors, ...extra }) as const;
 const notImplemented = (summary: string) => ({ auth: 'token', summary, responses: { 501: openAIError, default: openAIError } }) as const;
@@ -87,6 +161,38 @@ export const relayRoutes = resource('relay', {
   'POST /v1/audio/speech': relayCall('Text to speech (answers audio bytes)', speechBody, z.string().meta({ format: 'binary' })),
   'POST /v1/audio/transcriptions': relayCall('Speech to text', audioUploadBody, transcription, { consumes: ['multipart/form-data'] }),
   'POST /v1/audio/translations': relayCall('Speech to English text', audioUploadBody, transcription, { consumes: ['multipart/form-data'] }),
+  'POST /v1/messages': {
+    auth: 'token',
+    summary: 'Anthropic Messages (stream with `stream: true`); the key may also come in `x-api-key`',
+    body: messagesBody,
+    response: messageReply,
+    responses: anthropicErrors,
+  },
+  'POST /v1/messages/count_tokens': {
+    auth: 'token',
+    summary: 'Prompt tokens of a Messages request, counted locally',
+    body: countTokensBody,
+    response: z.object({ input_tokens: z.number().int() }),
+    responses: anthropicErrors,
+  },
+  'POST /v1/responses': relayCall('OpenAI Responses (stream with `stream: true`)', responsesBody, responseObject),
+  'POST /v1beta/models/:action': geminiCall('Gemini generateContent, streamGenerateContent or countTokens'),
+  'POST /v1/models/:action': geminiCall('Gemini generateContent, streamGenerateContent or countTokens (v1 path)'),
+  'GET /v1beta/models': {
+    auth: 'token',
+    summary: 'Models the token may call, in Gemini’s shape',
+    querystring: z.looseObject({ key: z.string().optional() }),
+    response: z.object({ models: z.array(geminiModel) }),
+    responses: geminiErrors,
+  },
+  'GET /v1beta/models/:model': {
+    auth: 'token',
+    summary: 'One model, in Gemini’s shape',
+    params: z.object({ model: z.string() }),
+    querystring: z.looseObject({ key: z.string().optional() }),
+    response: geminiModel,
+    responses: geminiErrors,
+  },
   'GET /v1/models': { auth: 'token', summary: 'Models the token may call', response: modelList, responses: errors },
   'GET /v1/models/:model': { auth: 'token', summary: 'One model', params: z.object({ model: z.string() }), response: modelObject, responses: errors },
   'POST /v1/images/edits': notImplemented('Not implemented'),

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { GROUP_NAME_MAX_LENGTH } from '../constants.js';
 import { resource } from './contract.js';
 import { apiEmpty, apiResponse } from './envelope.js';
-import { boolLike, expiry, id, idParam, int32, line, listQuery, queryText, quota, safeInt, text } from './fields.js';
+import { QUOTA_MAX } from '../validation.js';
+import { boolLike, count32, expiry, id, idParam, int, int32, line, listQuery, queryText, quota, safeInt, text } from './fields.js';
 
 /** A token as the console expects it (G7): key without `sk-`, flags as booleans, limits as a comma string. */
 export const token = z
@@ -27,6 +28,9 @@ export const token = z
     used_quota: z.number().int(),
     /** "" = the owner's group. */
     group: z.string(),
+    /** Requests and tokens (prompt + completion) per minute; 0 = no limit. */
+    rpm_limit: z.number().int(),
+    tpm_limit: z.number().int(),
   })
   .meta({ id: 'Token' });
 export type Token = z.infer<typeof token>;
@@ -41,6 +45,8 @@ export const tokenBody = z.object({
   model_limits: text(1024).optional(),
   allow_ips: text(1024).optional(),
   group: line(GROUP_NAME_MAX_LENGTH).optional(),
+  rpm_limit: count32.optional(),
+  tpm_limit: int(0, QUOTA_MAX).optional(),
 });
 /** `count` creates that many tokens at once (extra ones named `name-XXXXXX`). */
 export const createTokenBody = tokenBody.extend({ count: safeInt.optional() });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { GROUP_NAME_MAX_LENGTH } from '../constants.js';
 import { resource } from './contract.js';
 import { apiEmpty, apiResponse, paged } from './envelope.js';
-import { id, idParam, line, pageQuery, quota, queryText, role, username } from './fields.js';
+import { count32, id, idParam, line, pageQuery, quota, queryText, role, username } from './fields.js';
 
 /** The login answer the console stores as `localStorage.user` (console-api.md §4). */
 export const sessionUser = z
@@ -45,6 +45,8 @@ export const user = z
     inviter_id: z.number().int(),
     created_at: z.number().int(),
     DeletedAt: z.string().nullable(),
+    /** Relay requests in flight at once; 0 = no limit. */
+    concurrency_limit: z.number().int(),
   })
   .meta({ id: 'User' });
 export type User = z.infer<typeof user>;
@@ -75,6 +77,7 @@ export const updateUserBody = z.object({
   quota: quota.optional(),
   add_quota: quota.optional(),
   role: role.optional(),
+  concurrency_limit: count32.optional(),
 });
 export const manageUserBody = z.object({ id, action: manageAction });
 export const userSearchQuery = pageQuery.extend({ keyword: queryText, group: queryText });

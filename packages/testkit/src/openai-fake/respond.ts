@@ -73,9 +73,9 @@ export const MALFORMED_SSE_PAYLOAD = '{"id":"broken","object":"chat.completion.c
 
 /**
  * Streams SSE `data:` frames (payload strings, JSON already encoded; the caller adds `[DONE]`),
- * applying the frame-level faults. Frames are pulled lazily so long streams cost no memory.
+ * applying the frame-level faults; with `named`, each frame also names its event (its `type`). Frames are pulled lazily so long streams cost no memory.
  */
-export async function sendSse(ctx: RequestContext, frames: Iterable<string>): Promise<void> {
+export async function sendSse(ctx: RequestContext, frames: Iterable<string>, opts: { named?: boolean } = {}): Promise<void> {
   const { res, fault, signal } = ctx;
   res.writeHead(200, {
     ...baseHeaders(ctx),
@@ -101,7 +101,9 @@ export async function sendSse(ctx: RequestContext, frames: Iterable<string>): Pr
     }
     if (!first && delay > 0 && !(await sleep(delay, signal))) return;
     first = false;
-    await write(res, `data: ${payload}\n\n`, signal);
+    // Named events (the Responses API): `event: <type>` before the data, as OpenAI sends them.
+    const name = opts.named ? /^\{"type":"([\w.]+)"/.exec(payload)?.[1] : undefined;
+    await write(res, name ? `event: ${name}\ndata: ${payload}\n\n` : `data: ${payload}\n\n`, signal);
     written += 1;
   }
   res.end();

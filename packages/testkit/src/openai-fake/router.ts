@@ -7,6 +7,7 @@ import { handleEmbeddings } from './embeddings.js';
 import { handleFakeFile, handleImageGenerations } from './images.js';
 import { handleGetModel, handleListModels } from './models.js';
 import { handleModerations } from './moderations.js';
+import { handleResponses } from './responses.js';
 
 export interface RouteMatch {
   handler: (ctx: RequestContext) => Promise<void>;
@@ -25,6 +26,7 @@ const POST_ROUTES: Record<string, (ctx: RequestContext) => Promise<void>> = {
   '/v1/audio/transcriptions': handleTranscriptions,
   '/v1/audio/translations': handleTranslations,
   '/v1/moderations': handleModerations,
+  '/v1/responses': handleResponses,
 };
 
 const GET_ROUTES: Record<string, (ctx: RequestContext) => Promise<void>> = {

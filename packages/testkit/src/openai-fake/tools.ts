@@ -27,7 +27,8 @@ function lastUserText(messages: unknown): string {
  * Which function the fake calls for a chat request, or null for a text reply. A call is made
  * when the request has `tools` and either `tool_choice` forces one (a named function, or
  * "required" → the first tool) or, unless `tool_choice` is "none", the last user message mentions
- * "weather" (→ the first tool whose name contains "weather", else the first tool).
+ * "weather" and no tool result came back after it (→ the first tool whose name contains
+ * "weather", else the first tool).
  */
 export function chooseToolCall(body: unknown): { name: string } | null {
   if (!isRecord(body)) return null;
@@ -39,6 +40,9 @@ export function chooseToolCall(body: unknown): { name: string } | null {
   }
   if (choice === 'none') return null;
   if (choice === 'required') return { name: names[0] };
+  // A tool result just came back: the model answers it instead of calling again.
+  const last: unknown = Array.isArray(body.messages) ? body.messages.at(-1) : undefined;
+  if (isRecord(last) && last.role === 'tool') return null;
   if (!/\bweather\b/iu.test(lastUserText(body.messages))) return null;
   return { name: names.find((n) => n.toLowerCase().includes('weather')) ?? names[0] };
 }

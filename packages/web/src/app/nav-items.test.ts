@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SiteStatus } from '../lib/storage';
+import type { StoredStatus } from '../lib/storage';
 import { buildSideNav, SIDE_NAV } from './nav-items';
 
 const everything = () => true;
@@ -33,12 +33,12 @@ describe('buildSideNav', () => {
     expect(off).not.toContain('detail');
     expect(off).not.toContain('midjourney');
     expect(off).not.toContain('task');
-    const on = keys(buildSideNav(user, { enable_data_export: true, enable_drawing: 'true', enable_task: true } as unknown as SiteStatus, everything));
+    const on = keys(buildSideNav(user, { enable_data_export: true, enable_drawing: 'true', enable_task: true } as unknown as StoredStatus, everything));
     expect(on).toEqual(expect.arrayContaining(['detail', 'midjourney', 'task']));
   });
 
   it('builds chat sub-items from status.chats, unless chat_link is set', () => {
-    const status: SiteStatus = { chats: [{ NextChat: 'https://a/{key}' }, { LobeChat: 'https://b/{key}' }] };
+    const status: StoredStatus = { chats: [{ NextChat: 'https://a/{key}' }, { LobeChat: 'https://b/{key}' }] };
     const chat = buildSideNav(user, status, everything).find((entry) => entry.key === 'chat');
     expect(chat?.children).toEqual([
       { key: 'chat-0', path: '/chat/0', label: 'NextChat' },

@@ -1,5 +1,5 @@
 import { isAdmin } from '../lib/roles';
-import type { SiteStatus, StoredUser } from '../lib/storage';
+import type { StoredStatus, StoredUser } from '../lib/storage';
 
 /** Status flags that switch side-nav entries on (console-api.md §6, "Sidebar visibility"). */
 type StatusFlag = 'enable_data_export' | 'enable_drawing' | 'enable_task';
@@ -66,7 +66,7 @@ function flagOn(value: unknown): boolean {
   return value === true || value === 'true';
 }
 
-function chatChildren(status: SiteStatus): SideNavChild[] | undefined {
+function chatChildren(status: StoredStatus): SideNavChild[] | undefined {
   // With a single chat_link configured the reference shows one plain "chat" entry.
   if (status.chat_link) return undefined;
   const chats = Array.isArray(status.chats) ? status.chats : [];
@@ -78,7 +78,7 @@ function chatChildren(status: SiteStatus): SideNavChild[] | undefined {
 
 export function buildSideNav(
   user: Pick<StoredUser, 'role'> | null,
-  status: SiteStatus,
+  status: StoredStatus,
   available: (path: string) => boolean,
 ): SideNavEntry[] {
   const entries: SideNavEntry[] = [];

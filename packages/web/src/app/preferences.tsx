@@ -1,7 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
-import 'dayjs/locale/zh-cn';
 import { changeLanguage, normaliseLanguage, type Language } from '../i18n';
 
 export type ThemeMode = 'light' | 'dark';
@@ -40,8 +38,8 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
   }, [theme]);
 
   useEffect(() => {
+    // dayjs follows the language by itself where it is used (lib/dayjs.ts).
     document.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en';
-    dayjs.locale(language === 'zh' ? 'zh-cn' : 'en');
   }, [language]);
 
   const value = useMemo(

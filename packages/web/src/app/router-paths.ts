@@ -13,4 +13,6 @@ export const BUILT_PATHS: ReadonlySet<string> = new Set([
   '/channel',
   '/log',
   '/user',
+  '/redemption',
+  '/topup',
 ]);

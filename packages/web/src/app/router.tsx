@@ -1,62 +1,70 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { PageLoading } from '../components/page-loading';
+import { loadNamespaces } from '../i18n';
 import { RequireAdmin, RequireUser } from './guards';
 import { AppLayout } from './layout/app-layout';
+import { RouteError } from './route-error';
 
-const Home = lazy(() => import('../features/home'));
-const About = lazy(() => import('../features/about'));
-const Login = lazy(() => import('../features/login'));
-const Register = lazy(() => import('../features/register'));
-const PasswordReset = lazy(() => import('../features/password-reset'));
-const PasswordResetConfirm = lazy(() => import('../features/password-reset-confirm'));
-const Setting = lazy(() => import('../features/setting'));
-const Users = lazy(() => import('../features/user'));
-const Tokens = lazy(() => import('../features/token'));
-const Channels = lazy(() => import('../features/channel'));
-const Logs = lazy(() => import('../features/log'));
-const NotFound = lazy(() => import('../features/not-found'));
+/**
+ * A screen's route module, loaded by the router on the first visit (one chunk per `features/*`
+ * folder), together with the translation namespaces it uses beyond the bundled `common` and
+ * `auth`. The router awaits both before it renders the route, so a screen never suspends
+ * mid-render; `AppLayout` shows the loading state meanwhile and `RouteError` a failed download.
+ * `scripts/bundle-report.mjs` reads the lines below (one screen per line) to name each chunk's route.
+ */
+const screen = (load: () => Promise<{ default: ComponentType }>, namespaces: readonly string[] = []) => async () => ({
+  // A function rather than react-router's `lazy: { Component }` object: the router clears a lazy
+  // object's keys once loaded, which would break every router after the first built from `routes`.
+  Component: (await Promise.all([load(), loadNamespaces(namespaces)]))[0].default,
+});
 
-type Page = LazyExoticComponent<ComponentType>;
-const page = (Component: Page) => <Component />;
+/**
+ * The console shell around `screens`: the layout, and inside it the loading state while the first
+ * screen arrives and the error shown when a screen fails to load or render (the header stays).
+ */
+export function shellRoutes(screens: RouteObject[]): RouteObject[] {
+  return [
+    {
+      element: <AppLayout />,
+      // Only when the layout itself fails (its lazy side nav or user menu did not arrive).
+      errorElement: <RouteError />,
+      children: [{ hydrateFallbackElement: <PageLoading />, errorElement: <RouteError />, children: screens }],
+    },
+  ];
+}
 
 /**
  * The spec §2 route table, limited to the screens built so far (keep `router-paths.ts` in step).
  */
-export const routes: RouteObject[] = [
+export const routes: RouteObject[] = shellRoutes([
+  { index: true, lazy: screen(() => import('../features/home'), ['home']) },
+  { path: 'about', lazy: screen(() => import('../features/about'), ['home']) },
+  { path: 'login', lazy: screen(() => import('../features/login')) },
+  { path: 'register', lazy: screen(() => import('../features/register')) },
+  { path: 'reset', lazy: screen(() => import('../features/password-reset')) },
+  // Reached from the reset e-mail by a signed-out user, so it is public (as in the reference).
+  { path: 'user/reset', lazy: screen(() => import('../features/password-reset-confirm')) },
   {
-    element: <AppLayout />,
+    element: <RequireUser />,
     children: [
-      { index: true, element: page(Home) },
-      { path: 'about', element: page(About) },
-      { path: 'login', element: page(Login) },
-      { path: 'register', element: page(Register) },
-      { path: 'reset', element: page(PasswordReset) },
-      // Reached from the reset e-mail by a signed-out user, so it is public (as in the reference).
-      { path: 'user/reset', element: page(PasswordResetConfirm) },
-      { path: 'setting', element: <RequireUser>{page(Setting)}</RequireUser> },
-      { path: 'token', element: <RequireUser>{page(Tokens)}</RequireUser> },
-      // The add/edit routes render the list with its drawer open, so closing returns to it.
-      ...['channel', 'channel/add', 'channel/edit/:id'].map((path) => ({
-        path,
-        element: (
-          <RequireUser>
-            <RequireAdmin>{page(Channels)}</RequireAdmin>
-          </RequireUser>
-        ),
-      })),
-      { path: 'log', element: <RequireUser>{page(Logs)}</RequireUser> },
+      { path: 'setting', lazy: screen(() => import('../features/setting'), ['setting']) },
+      { path: 'token', lazy: screen(() => import('../features/token'), ['token']) },
+      { path: 'log', lazy: screen(() => import('../features/log'), ['log']) },
+      { path: 'topup', lazy: screen(() => import('../features/topup'), ['topup']) },
       {
-        path: 'user',
-        element: (
-          <RequireUser>
-            <RequireAdmin>{page(Users)}</RequireAdmin>
-          </RequireUser>
-        ),
+        element: <RequireAdmin />,
+        children: [
+          // The add/edit paths keep the list mounted with its drawer open, so closing returns to it.
+          { path: 'channel', lazy: screen(() => import('../features/channel'), ['channel']), children: [{ index: true }, { path: 'add' }, { path: 'edit/:id' }] },
+          { path: 'user', lazy: screen(() => import('../features/user'), ['user']) },
+          { path: 'redemption', lazy: screen(() => import('../features/redemption'), ['redemption']) },
+        ],
       },
-      { path: '*', element: page(NotFound) },
     ],
   },
-];
+  { path: '*', lazy: screen(() => import('../features/not-found')) },
+]);
 
 export function createRouter() {
   return createBrowserRouter(routes);

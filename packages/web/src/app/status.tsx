@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError, callEnvelope } from '../lib/api';
 import { showError } from '../lib/feedback';
 import { quotaDisplayFromStatus, type QuotaDisplay } from '@modelgate/shared';
-import { getStoredStatus, saveStatus, type SiteStatus } from '../lib/storage';
+import { getStoredStatus, saveStatus, type StoredStatus } from '../lib/storage';
 
 export const statusQueryKey = ['status'] as const;
 
@@ -15,7 +15,7 @@ export class StatusLoadError extends Error {
 }
 
 /** GET /api/status; the result is copied into localStorage exactly like the reference (§6). */
-export async function fetchStatus(): Promise<SiteStatus> {
+export async function fetchStatus(): Promise<StoredStatus> {
   let envelope;
   try {
     envelope = await callEnvelope('GET /api/status', { silent: true });
@@ -30,7 +30,7 @@ export async function fetchStatus(): Promise<SiteStatus> {
 }
 
 interface StatusValue {
-  status: SiteStatus;
+  status: StoredStatus;
   quotaDisplay: QuotaDisplay;
 }
 

@@ -1,5 +1,6 @@
-import { Card, Typography } from 'antd';
+import { theme } from 'antd';
 import type { ReactNode } from 'react';
+import { ShellHeading } from './shell-text';
 
 interface AuthCardProps {
   title: string;
@@ -7,17 +8,30 @@ interface AuthCardProps {
   footer?: ReactNode;
 }
 
-/** The centred card shared by the sign-in, register and reset screens. */
+/**
+ * The centred card shared by the sign-in, register and reset screens. Drawn with antd's card
+ * tokens rather than `Card`, which brings tabs and skeletons along: the sign-in page must stay light
+ * (docs/performance.md#console-bundle).
+ */
 export function AuthCard({ title, children, footer }: AuthCardProps) {
+  const { token } = theme.useToken();
   return (
     <div className="mg-auth">
-      <Card className="mg-auth-card">
-        <Typography.Title level={3} className="mg-auth-title">
+      <section
+        className="mg-auth-card"
+        style={{
+          background: token.colorBgContainer,
+          border: `${token.lineWidth}px ${token.lineType} ${token.colorBorderSecondary}`,
+          borderRadius: token.borderRadiusLG,
+          padding: token.paddingLG,
+        }}
+      >
+        <ShellHeading level={3} className="mg-auth-title">
           {title}
-        </Typography.Title>
+        </ShellHeading>
         {children}
         {footer && <div className="mg-auth-footer">{footer}</div>}
-      </Card>
+      </section>
     </div>
   );
 }

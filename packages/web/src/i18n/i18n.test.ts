@@ -71,3 +71,12 @@ describe('normaliseLanguage', () => {
     expect(normaliseLanguage('en-US')).toBe('en');
   });
 });
+
+describe('screen namespaces', () => {
+  it('are fetched on demand and reported when missing', async () => {
+    const { ChunkLoadError, default: i18n, loadNamespaces } = await import('./index');
+    await loadNamespaces(['token']);
+    expect(i18n.hasResourceBundle('zh', 'token')).toBe(true);
+    await expect(loadNamespaces(['no-such-namespace'])).rejects.toBeInstanceOf(ChunkLoadError);
+  });
+});

@@ -1,14 +1,9 @@
+import type { ApiEnvelope } from '@modelgate/shared';
 import type { ApiBody, ApiData, ApiParams, ApiQuery, ApiResponseOf, ApiRouteKey } from '@modelgate/shared/api';
 import i18n from '../i18n';
 import { showError } from './feedback';
 import { getStoredUser, setStoredUser } from './storage';
 
-/** The `/api` envelope as read here (console-api.md §4); each route's exact answer is typed by its contract. */
-interface Envelope {
-  success: boolean;
-  message: string;
-  data?: unknown;
-}
 
 export class ApiError extends Error {
   /** HTTP status, or 0 when the server could not be reached. 200 means `success:false`. */
@@ -29,10 +24,13 @@ export interface RequestOptions {
   silent?: boolean;
 }
 
-/** Indirection so tests can observe the 401 redirect (jsdom cannot navigate). */
+/** Indirection so tests can observe the 401 redirect and a reload (jsdom cannot navigate). */
 export const browser = {
   redirect(url: string): void {
     window.location.href = url;
+  },
+  reload(): void {
+    window.location.reload();
   },
 };
 
@@ -83,7 +81,7 @@ function fail(error: ApiError, silent: boolean | undefined): never {
 }
 
 /** Sends a request and returns the whole envelope; throws ApiError on transport or HTTP errors. */
-async function requestEnvelope(method: string, path: string, options: RequestOptions = {}): Promise<Envelope> {
+async function requestEnvelope(method: string, path: string, options: RequestOptions = {}): Promise<ApiEnvelope> {
   const headers: Record<string, string> = {
     // The server rejects a session whose user id differs from this header; -1 before login.
     'New-Api-User': String(getStoredUser()?.id ?? -1),
@@ -121,9 +119,9 @@ async function requestEnvelope(method: string, path: string, options: RequestOpt
     fail(new ApiError(httpErrorText(response.status, await readDetail(response)), response.status), options.silent);
   }
 
-  let envelope: Envelope;
+  let envelope: ApiEnvelope;
   try {
-    envelope = (await response.json()) as Envelope;
+    envelope = (await response.json()) as ApiEnvelope;
   } catch {
     fail(new ApiError(i18n.t('common:error.badResponse'), response.status), options.silent);
   }
@@ -166,7 +164,7 @@ export async function callEnvelope<K extends ApiRouteKey>(key: K, options: CallO
 
 /** Calls route `key` and unwraps `data`; `success:false` toasts the server's message and throws. */
 export async function call<K extends ApiRouteKey>(key: K, options: CallOptions<K> = {}): Promise<ApiData<K>> {
-  const envelope = (await callEnvelope(key, options)) as Envelope;
+  const envelope = (await callEnvelope(key, options)) as ApiEnvelope;
   if (!envelope.success) {
     fail(new ApiError(envelope.message || i18n.t('common:error.unknown'), 200), options.silent);
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyContent, renderMarkdown, sanitizeHtml } from './content';
+import { classifyContent, renderMarkdown } from './content';
+import { sanitizeHtml } from './sanitize';
 
 describe('classifyContent', () => {
   it('treats blank content as empty', () => {

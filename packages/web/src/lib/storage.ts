@@ -1,19 +1,7 @@
-import type { ChatEntry, LoginResult, SessionUser, SiteStatus as ServerStatus } from '@modelgate/shared/api';
+import type { ChatEntry, StoredStatus, StoredUser } from '@modelgate/shared/api';
 
-/**
- * localStorage layout shared with the reference console (console-api.md §6), so a browser that
- * used either console keeps working with the other.
- */
-
-/**
- * The login answer stored as `localStorage.user`; a console written for the reference may have
- * stored fewer fields, so only the id, name and role are relied on.
- */
-export type StoredUser = Pick<SessionUser, 'id' | 'username' | 'role'> & Partial<LoginResult>;
-
-/** `GET /api/status` as cached in `localStorage.status`: an older or the reference's server may omit fields. */
-export type SiteStatus = Partial<ServerStatus>;
-export type { ChatEntry };
+/** Reads and writes the localStorage layout declared in @modelgate/shared/api (storage.ts). */
+export type { ChatEntry, StoredStatus, StoredUser };
 
 function readJson<T>(key: string): T | null {
   const raw = localStorage.getItem(key);
@@ -36,8 +24,8 @@ export function setStoredUser(user: StoredUser | null): void {
   else localStorage.removeItem('user');
 }
 
-export function getStoredStatus(): SiteStatus {
-  return readJson<SiteStatus>('status') ?? {};
+export function getStoredStatus(): StoredStatus {
+  return readJson<StoredStatus>('status') ?? {};
 }
 
 /** Fields the reference also copies out of `status` into their own keys; other code may read them. */
@@ -57,7 +45,7 @@ const COPIED_STATUS_FIELDS = [
   'chat_link2',
 ] as const;
 
-export function saveStatus(status: SiteStatus): void {
+export function saveStatus(status: StoredStatus): void {
   localStorage.setItem('status', JSON.stringify(status));
   for (const field of COPIED_STATUS_FIELDS) {
     const value = status[field];

@@ -1,4 +1,4 @@
-import dayjs from 'dayjs';
+import dayjs from './dayjs';
 import customParseFormat from 'dayjs/plugin/customParseFormat';
 
 dayjs.extend(customParseFormat);

@@ -1,4 +1,4 @@
-import type { Channel, LogEntry, SelfUser, SiteStatus, Token, User } from '@modelgate/shared/api';
+import type { Channel, LogEntry, Redemption, SelfUser, SiteStatus, Token, TopUpOrder, User } from '@modelgate/shared/api';
 
 /**
  * Test data of the server's exact shapes (types from the shared contracts; mock-api.ts also checks
@@ -59,6 +59,8 @@ export function aToken(id: number, overrides: Partial<Token> = {}): Token {
     model_limits: '',
     allow_ips: '',
     group: '',
+    rpm_limit: 0,
+    tpm_limit: 0,
     ...overrides,
   };
 }
@@ -118,6 +120,7 @@ export function aUser(id: number, overrides: Partial<User> = {}): User {
     inviter_id: 0,
     created_at: 1700000000,
     DeletedAt: null,
+    concurrency_limit: 0,
     ...overrides,
   };
 }
@@ -145,6 +148,39 @@ export function aLogEntry(id: number, overrides: Partial<LogEntry> = {}): LogEnt
     token_id: 1,
     group: 'default',
     other: '{}',
+    ...overrides,
+  };
+}
+
+export function aRedemption(id: number, overrides: Partial<Redemption> = {}): Redemption {
+  return {
+    id,
+    user_id: 1,
+    key: id.toString(16).padStart(32, 'a'),
+    status: 1,
+    name: `code-${id}`,
+    quota: 100000,
+    created_time: 1700000000,
+    redeemed_time: 0,
+    used_user_id: 0,
+    used_username: '',
+    ...overrides,
+  };
+}
+
+export function aTopUpOrder(id: number, overrides: Partial<TopUpOrder> = {}): TopUpOrder {
+  return {
+    id,
+    user_id: 2,
+    username: 'alice',
+    amount: 10,
+    quota: 5000000,
+    money: 73,
+    trade_no: `USR2NOabcdef${1700000000 + id}`,
+    payment_method: 'alipay',
+    create_time: 1700000000,
+    complete_time: 0,
+    status: 'pending',
     ...overrides,
   };
 }

@@ -1,10 +1,13 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
-import i18n from '../i18n';
+import i18n, { NAMESPACES } from '../i18n';
 import { contractViolations, server } from './mock-api';
 
 // HTTP is answered at the network layer (msw); a request no test declared gets the server's 404.
 beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
+// The console fetches a screen's translations with the screen; tests that render a component
+// alone need them all up front.
+beforeAll(() => i18n.loadNamespaces(NAMESPACES));
 afterAll(() => server.close());
 
 // Lazy routes plus antd's first render take a few seconds on a cold jsdom.

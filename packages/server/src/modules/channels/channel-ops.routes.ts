@@ -1,4 +1,4 @@
-import { SERVER_MESSAGES, type ServerMessageCode } from '@modelgate/shared';
+import { ChannelType, SERVER_MESSAGES, type ServerMessageCode } from '@modelgate/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { request } from 'undici';
 import type { AppContext } from '../../context.js';
@@ -7,7 +7,11 @@ import { AppError, localise } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { routeDeclarer } from '../../http/schema.js';
 import type { ChannelRow } from '../../db/schema.js';
+import { adapterFor } from '../../relay/adapters/registry.js';
 import { channelSecrets, failureMessage, transportFailure, type UpstreamFailure } from './upstream-failure.js';
+
+/** The part of the application context this file uses. */
+type Deps = Pick<AppContext, 'channelOps' | 'channels' | 'relay' | 'sessions' | 'users'>;
 
 /**
  * Ops results carry one of our message codes, or an upstream failure whose own words reach only
@@ -23,7 +27,7 @@ function text(req: FastifyRequest, row: ChannelRow, r: { success: boolean; messa
  * Channel tests, balances and model fetching (spec §7 Channels, reference §6.1, §6.2). The
  * console reads `time` and `balance` at the top level of these answers, next to success/message.
  */
-export function channelOpsRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function channelOpsRoutes(app: FastifyInstance, ctx: Deps): void {
   const declare = routeDeclarer(app, authGuards(ctx));
   const ops = ctx.channelOps;
 
@@ -56,50 +60,58 @@ export function channelOpsRoutes(app: FastifyInstance, ctx: AppContext): void {
     return ok(r);
   });
 
-  /** Only OpenAI-format upstreams list models at `{base}/v1/models` (spec §5). */
   const FETCH_TIMEOUT_MS = 20_000;
-  /** Failures name a status or transport code only; what the upstream said goes to the log. */
-  const fetchModels = async (req: FastifyRequest, baseUrl: string, key: string): Promise<string[]> => {
-    const base = (baseUrl.trim() || 'https://api.openai.com').replace(/\/+$/, '');
-    if (!/^https?:\/\//.test(base)) throw new AppError('CHANNEL_BASE_URL_INVALID');
-    const failed = (detail: string, upstream: string): AppError => {
-      req.log.warn({ url: `${base}/v1/models`, detail, upstream: upstream.slice(0, 2000) }, 'channel model fetch failed');
-      return new AppError('CHANNEL_FETCH_MODELS_FAILED', 200, detail);
-    };
-    let res;
-    let body;
-    try {
-      res = await request(`${base}/v1/models`, {
-        headers: { authorization: `Bearer ${key.trim()}` },
-        dispatcher: ctx.relay.agent,
-        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
-      });
-      body = await res.body.text();
-    } catch (err) {
-      throw failed(transportFailure(err, FETCH_TIMEOUT_MS).detail, (err as Error).message);
+  /** Pages of a model list followed at most (Gemini pages with nextPageToken). */
+  const MAX_PAGES = 10;
+  /**
+   * The upstream's model list, asked the way the channel type's adapter says (OpenAI's
+   * `{base}/v1/models` unless the adapter knows better: Gemini's `models`, Anthropic's headers).
+   * Failures name a status or transport code only; what the upstream said goes to the log.
+   */
+  const fetchModels = async (req: FastifyRequest, type: number, baseUrl: string, key: string): Promise<string[]> => {
+    const adapter = adapterFor(type) ?? adapterFor(ChannelType.OpenAI)!;
+    const base = baseUrl.trim().replace(/\/+$/, '');
+    if (base && !/^https?:\/\//.test(base)) throw new AppError('CHANNEL_BASE_URL_INVALID');
+    const target = { id: 0, type, key: key.trim(), baseUrl: base, other: '', organization: '', setting: {} };
+    const models: string[] = [];
+    let page: string | undefined;
+    for (let i = 0; i < MAX_PAGES; i++) {
+      const { url, headers } = adapter.modelListRequest(target, page);
+      const failed = (detail: string, upstream: string): AppError => {
+        req.log.warn({ url, detail, upstream: upstream.slice(0, 2000) }, 'channel model fetch failed');
+        return new AppError('CHANNEL_FETCH_MODELS_FAILED', 200, detail);
+      };
+      let res;
+      let body;
+      try {
+        res = await request(url, { headers, dispatcher: ctx.relay.agent, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+        body = await res.body.text();
+      } catch (err) {
+        throw failed(transportFailure(err, FETCH_TIMEOUT_MS).detail, (err as Error).message);
+      }
+      if (res.statusCode !== 200) throw failed(`HTTP ${res.statusCode}`, body);
+      let json: unknown;
+      try {
+        json = JSON.parse(body);
+      } catch {
+        throw failed('invalid JSON', body);
+      }
+      if (json && typeof json === 'object' && (json as { error?: unknown }).error) throw failed('HTTP 200: error object', body);
+      const list = adapter.readModelList(json);
+      models.push(...list.models);
+      page = list.next;
+      if (!page) break;
     }
-    if (res.statusCode !== 200) throw failed(`HTTP ${res.statusCode}`, body);
-    let json: { data?: Array<{ id?: unknown }>; error?: unknown };
-    try {
-      json = JSON.parse(body) as typeof json;
-    } catch {
-      throw failed('invalid JSON', body);
-    }
-    if (json?.error) throw failed('HTTP 200: error object', body);
-    try {
-      return [...new Set((json?.data ?? []).map((m) => String(m.id ?? '')).filter(Boolean))];
-    } catch {
-      throw failed('invalid JSON', body);
-    }
+    return [...new Set(models)];
   };
 
   declare('GET /api/channel/fetch_models/:id', {}, async (req) => {
     const row = await load(req.params.id);
-    return ok(await fetchModels(req, row.base_url ?? '', row.key.split('\n')[0] ?? ''));
+    return ok(await fetchModels(req, row.type, row.base_url ?? '', row.key.split('\n')[0] ?? ''));
   });
 
   declare('POST /api/channel/fetch_models', {}, async (req) => {
     const b = req.body;
-    return ok(await fetchModels(req, b.base_url, b.key.split('\n')[0] ?? ''));
+    return ok(await fetchModels(req, b.type ?? ChannelType.OpenAI, b.base_url, b.key.split('\n')[0] ?? ''));
   });
 }

@@ -1,12 +1,16 @@
 import { ChannelStatus, channelTypeInfo } from '@modelgate/shared';
 import { request } from 'undici';
-import type { AppContext } from '../../context.js';
+import type { Config } from '../../config/config.js';
+import type { Logger } from '../../log/logger.js';
+import type { RelayServices } from '../../relay/relay-services.js';
+import type { OptionsService } from '../options/options.service.js';
+import type { ChannelsRepository } from './channels.repository.js';
 import type { ChannelRow } from '../../db/schema.js';
 import { nowSec } from '../../http/reply.js';
 import { adapterFor } from '../../relay/adapters/registry.js';
-import type { UpstreamError } from '../../relay/adapters/types.js';
+import type { UpstreamCall, UpstreamError } from '../../relay/adapters/types.js';
 import { toRuntime } from '../../relay/channel-cache.js';
-import { shouldDisableChannel } from '../../relay/upstream.js';
+import type { ConvertContext, WireError } from '../../relay/formats/types.js';
 import { transportFailure, UpstreamFailureError, type UpstreamFailure } from './upstream-failure.js';
 
 export interface TestResult {
@@ -15,7 +19,7 @@ export interface TestResult {
   message: string;
   /** Seconds, as the console shows it. */
   time: number;
-  error?: UpstreamError;
+  error?: WireError | UpstreamError;
   /** Set when the upstream failed: what an admin may be shown instead of `message`. */
   failure?: UpstreamFailure;
 }
@@ -44,7 +48,15 @@ export class ChannelOps {
   private testing = false;
   private balancing = false;
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(
+    private readonly deps: {
+      config: Pick<Config, 'pollingIntervalSec'>;
+      options: OptionsService;
+      channels: ChannelsRepository;
+      relay: Pick<RelayServices, 'agent' | 'autoDisableChannel'>;
+      log: Pick<Logger, 'error'>;
+    },
+  ) {}
 
   get testRunning(): boolean {
     return this.testing;
@@ -62,39 +74,43 @@ export class ChannelOps {
   async test(row: ChannelRow, modelOverride?: string): Promise<TestResult> {
     const ch = toRuntime(row);
     const adapter = adapterFor(ch.type);
-    if (untestable(ch.type) || !adapter || !adapter.modes.has('chat')) {
+    const upstream = adapter?.upstreamFormat('chat', 'openai-chat');
+    if (untestable(ch.type) || !adapter || !upstream) {
       return { success: false, message: 'CHANNEL_TEST_UNSUPPORTED', time: 0 };
     }
     const model = ChannelOps.testModel(row, modelOverride);
     const body: Record<string, unknown> = { model, messages: [{ role: 'user', content: 'hi' }] };
     if (/^o\d/.test(model)) body.max_completion_tokens = 10;
     else body.max_tokens = 1;
-    adapter.prepareBody(body, 'chat', model);
+    // The adapter builds the request from an OpenAI chat body, as it does for a relayed call.
+    const call: UpstreamCall = { ch: ch.target, mode: 'chat', inbound: 'openai-chat', upstream, model, stream: false, clientHeaders: {} };
+    const cx: ConvertContext = { lang: 'en', model, callerModel: model, clientWantsUsage: false, requestId: `channel-test-${row.id}`, stream: false };
     const started = performance.now();
     let result: TestResult;
     try {
-      const res = await request(adapter.url(ch.target, 'chat', model), {
+      const req = await adapter.sign(adapter.buildRequest(call, { body, raw: Buffer.from(JSON.stringify(body)), contentType: 'application/json', callerModel: model, cx }), call);
+      const res = await request(req.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', ...adapter.headers(ch.target, 'chat') },
-        body: JSON.stringify(body),
-        dispatcher: this.ctx.relay.agent,
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...req.headers },
+        body: req.body,
+        dispatcher: this.deps.relay.agent,
         signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
       });
       const text = await res.body.text();
       const time = (performance.now() - started) / 1000;
-      let error: UpstreamError | undefined;
+      let error: WireError | UpstreamError | undefined;
       let failure: UpstreamFailure | undefined;
       const bad = (detail: string): UpstreamFailure => ({ code: 'CHANNEL_UPSTREAM_BAD_RESPONSE', detail });
       if (res.statusCode !== 200) {
-        error = adapter.parseError(res.statusCode, text);
+        error = adapter.classifyError(res.statusCode, res.statusCode, text);
         failure = { code: 'CHANNEL_UPSTREAM_STATUS', detail: `HTTP ${res.statusCode}` };
       } else {
         try {
-          const json = JSON.parse(text) as { error?: unknown; usage?: unknown };
-          if (json.error) {
-            error = adapter.parseError(res.statusCode, text);
+          const json = JSON.parse(text) as Record<string, unknown>;
+          if (adapter.isErrorReply(call, json)) {
+            error = adapter.classifyError(res.statusCode, res.statusCode, text);
             failure = bad('HTTP 200: error object');
-          } else if (!json.usage) {
+          } else if (!adapter.convertResponse(call, json, cx)?.usage) {
             error = { status: 200, type: 'invalid_response', code: null, param: null, message: 'upstream answered without usage' };
             failure = bad('HTTP 200: no usage');
           }
@@ -110,7 +126,7 @@ export class ChannelOps {
       const message = (err as Error).name === 'TimeoutError' ? failure.detail : (err as Error).message;
       result = { success: false, message, time, error: { status: 0, type: 'do_request_failed', code: null, param: null, message }, failure };
     }
-    await this.ctx.channels.setStats(row.id, { response_time: Math.round(result.time * 1000), test_time: nowSec() });
+    await this.deps.channels.setStats(row.id, { response_time: Math.round(result.time * 1000), test_time: nowSec() });
     return result;
   }
 
@@ -123,7 +139,7 @@ export class ChannelOps {
    */
   startTestAll(): boolean {
     if (this.testing) return false;
-    void this.runTestAll().catch((err: unknown) => console.error('[modelgate] channel test-all failed:', err));
+    void this.runTestAll().catch((err: unknown) => this.deps.log.error({ err }, 'channel test-all failed'));
     return true;
   }
 
@@ -140,8 +156,8 @@ export class ChannelOps {
 
   /** Awaitable variant for the periodic job and tests; callers must check `testRunning` first. */
   async testAll(): Promise<{ tested: number; disabled: number; enabled: number }> {
-    const o = this.ctx.options;
-    const rows = await this.ctx.channels.list({ idSort: true });
+    const o = this.deps.options;
+    const rows = await this.deps.channels.list({ idSort: true });
     let tested = 0;
     let disabled = 0;
     let enabled = 0;
@@ -152,15 +168,15 @@ export class ChannelOps {
       const threshold = o.num('ChannelDisableThreshold');
       const tooSlow = threshold > 0 && r.time > threshold;
       if (row.status === ChannelStatus.Enabled && row.auto_ban === 1) {
-        const dead = !!r.error && o.bool('AutomaticDisableChannelEnabled') && shouldDisableChannel(r.error, row.type);
+        const dead = !!r.error && 'disablesChannel' in r.error && r.error.disablesChannel && o.bool('AutomaticDisableChannelEnabled');
         if (dead || tooSlow) {
           const reason = dead ? r.message : `response time ${r.time.toFixed(2)}s exceeds the threshold of ${threshold}s`;
-          if (await this.ctx.relay.autoDisableChannel(row.id, reason)) disabled++;
+          if (await this.deps.relay.autoDisableChannel(row.id, reason)) disabled++;
         }
       } else if (row.status === ChannelStatus.AutoDisabled && r.success && !tooSlow && o.bool('AutomaticEnableChannelEnabled')) {
-        if (await this.ctx.channels.update(row.id, { status: ChannelStatus.Enabled, other_info: '' }, ChannelStatus.AutoDisabled)) enabled++;
+        if (await this.deps.channels.update(row.id, { status: ChannelStatus.Enabled, other_info: '' }, ChannelStatus.AutoDisabled)) enabled++;
       }
-      if (this.ctx.config.pollingIntervalSec > 0) await sleep(this.ctx.config.pollingIntervalSec * 1000);
+      if (this.deps.config.pollingIntervalSec > 0) await sleep(this.deps.config.pollingIntervalSec * 1000);
     }
     return { tested, disabled, enabled };
   }
@@ -175,7 +191,7 @@ export class ChannelOps {
       let res;
       let text;
       try {
-        res = await request(url, { headers, dispatcher: this.ctx.relay.agent, signal: AbortSignal.timeout(TEST_TIMEOUT_MS) });
+        res = await request(url, { headers, dispatcher: this.deps.relay.agent, signal: AbortSignal.timeout(TEST_TIMEOUT_MS) });
         text = await res.body.text();
       } catch (err) {
         throw new UpstreamFailureError(transportFailure(err, TEST_TIMEOUT_MS), (err as Error).message);
@@ -208,7 +224,7 @@ export class ChannelOps {
       if (!Number.isFinite(balance)) {
         throw new UpstreamFailureError({ code: 'CHANNEL_UPSTREAM_BAD_RESPONSE', detail: 'HTTP 200: no numeric balance' }, 'hard_limit_usd or total_usage is not a number');
       }
-      await this.ctx.channels.setStats(row.id, { balance, balance_updated_time: nowSec() });
+      await this.deps.channels.setStats(row.id, { balance, balance_updated_time: nowSec() });
       return { success: true, message: '', balance };
     } catch (err) {
       if (err instanceof UpstreamFailureError) return { success: false, message: err.upstream, balance: 0, failure: err.failure };
@@ -221,15 +237,15 @@ export class ChannelOps {
     if (this.balancing) return { updated: 0, disabled: 0 };
     this.balancing = true;
     try {
-      const rows = (await this.ctx.channels.list({ idSort: true })).filter((r) => r.status === ChannelStatus.Enabled && hasBalance(r.type));
+      const rows = (await this.deps.channels.list({ idSort: true })).filter((r) => r.status === ChannelStatus.Enabled && hasBalance(r.type));
       let updated = 0;
       let disabled = 0;
       for (const row of rows) {
         const r = await this.updateBalance(row);
         if (!r.success) continue;
         updated++;
-        if (r.balance <= 0 && row.auto_ban === 1 && (await this.ctx.relay.autoDisableChannel(row.id, `insufficient balance: $${r.balance.toFixed(2)}`))) disabled++;
-        if (this.ctx.config.pollingIntervalSec > 0) await sleep(this.ctx.config.pollingIntervalSec * 1000);
+        if (r.balance <= 0 && row.auto_ban === 1 && (await this.deps.relay.autoDisableChannel(row.id, `insufficient balance: $${r.balance.toFixed(2)}`))) disabled++;
+        if (this.deps.config.pollingIntervalSec > 0) await sleep(this.deps.config.pollingIntervalSec * 1000);
       }
       return { updated, disabled };
     } finally {

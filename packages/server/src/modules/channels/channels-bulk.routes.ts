@@ -7,6 +7,9 @@ import { ok } from '../../http/reply.js';
 import { routeDeclarer } from '../../http/schema.js';
 import type { ChannelWrite } from './channels.repository.js';
 
+/** The part of the application context this file uses. */
+type Deps = Pick<AppContext, 'channels' | 'sessions' | 'users'>;
+
 function list(v: string): string {
   return [...new Set(v.split(',').map((s) => s.trim()).filter(Boolean))].join(',');
 }
@@ -14,7 +17,7 @@ function list(v: string): string {
 /**
  * Bulk and tag operations (spec §7 Channels, reference §6). Admin only.
  */
-export function channelsBulkRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function channelsBulkRoutes(app: FastifyInstance, ctx: Deps): void {
   const declare = routeDeclarer(app, authGuards(ctx));
   const repo = ctx.channels;
 

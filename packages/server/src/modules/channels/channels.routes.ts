@@ -9,12 +9,15 @@ import { modelOwner } from '../../relay/model-owners.js';
 import { channelView } from './channel-view.js';
 import { channelInput } from './channels.service.js';
 
+/** The part of the application context this file uses. */
+type Deps = Pick<AppContext, 'channels' | 'channelsService' | 'sessions' | 'users'>;
+
 /**
  * `/api/channel/*`, `/api/models` (spec §7 Channels). Channel keys never leave the server. The
  * body schema (shared channels.ts) checks what the columns can hold; channels.service's own
  * schema then reads the record the console sends back whole, ignoring read-only fields.
  */
-export function channelsRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function channelsRoutes(app: FastifyInstance, ctx: Deps): void {
   const declare = routeDeclarer(app, authGuards(ctx));
   const repo = ctx.channels;
   const svc = ctx.channelsService;

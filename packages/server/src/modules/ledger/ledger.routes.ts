@@ -5,11 +5,14 @@ import { ok } from '../../http/reply.js';
 import { routeDeclarer } from '../../http/schema.js';
 import { formatReconciliation, reconcile } from '../../ledger/reconcile.js';
 
+/** The part of the application context this file uses. */
+type Deps = Pick<AppContext, 'db' | 'sessions' | 'users'>;
+
 /**
  * `GET /api/ledger/check` (super admin): the reconciliation of docs/ledger.md over the whole
  * database — `data.ok`, the mismatching accounts, and the report lines `npm run ledger:check` prints.
  */
-export function ledgerRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function ledgerRoutes(app: FastifyInstance, ctx: Deps): void {
   const declare = routeDeclarer(app, authGuards(ctx));
   declare('GET /api/ledger/check', {}, async (req) => {
     const fix = req.query.fix_report === 'true';

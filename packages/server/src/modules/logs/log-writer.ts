@@ -1,13 +1,20 @@
 import { LogType } from '@modelgate/shared';
+import type { Kysely, Transaction } from 'kysely';
 import type { Db } from '../../db/client.js';
+import type { Database } from '../../db/schema.js';
 import { nowSec } from '../../http/reply.js';
 
-/** Top-up, manage and system rows (consume rows are written by the relay's settlement). */
+/**
+ * Top-up, manage and system rows (consume rows are written by the relay's settlement). `trx`: write
+ * it in the caller's transaction, so the row commits with the balance change it describes.
+ */
 export async function recordLog(
   handle: Db,
   entry: { userId: number; username?: string; type: (typeof LogType)[keyof typeof LogType]; content: string; quota?: number },
+  trx?: Transaction<Database>,
 ): Promise<void> {
-  await handle.db
+  const db: Kysely<Database> = trx ?? handle.db;
+  await db
     .insertInto('logs')
     .values({
       user_id: entry.userId,

@@ -1,4 +1,5 @@
 import { LogType } from '@modelgate/shared';
+import { deleteOlderThan } from '../../db/batched-delete.js';
 import type { Db } from '../../db/client.js';
 import type { LogRow } from '../../db/schema.js';
 
@@ -52,8 +53,8 @@ export class LogsRepository {
     return { quota: Number(sum.q ?? 0), rpm: Number(recent.n ?? 0), tpm: Number(recent.t ?? 0) };
   }
 
-  async deleteBefore(ts: number): Promise<number> {
-    const res = await this.handle.db.deleteFrom('logs').where('created_at', '<', ts).executeTakeFirst();
-    return Number(res.numDeletedRows);
+  /** The console's clear action: batched like the retention job (db/batched-delete.ts). */
+  deleteBefore(ts: number): Promise<number> {
+    return deleteOlderThan(this.handle, 'logs', ts);
   }
 }

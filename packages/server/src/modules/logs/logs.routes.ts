@@ -7,6 +7,9 @@ import { routeDeclarer } from '../../http/schema.js';
 import { logView } from './log-view.js';
 import { LogsRepository, type LogFilter } from './logs.repository.js';
 
+/** The part of the application context this file uses. */
+type Deps = Pick<AppContext, 'db' | 'sessions' | 'users'>;
+
 /** The parsed query (shared logs.ts); users' own filter has no username or channel. */
 interface ParsedFilter {
   type?: number;
@@ -42,7 +45,7 @@ function filterFrom(req: FastifyRequest, q: ParsedFilter, self: boolean): LogFil
   return f;
 }
 
-export function logsRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function logsRoutes(app: FastifyInstance, ctx: Deps): void {
   const declare = routeDeclarer(app, authGuards(ctx));
   const repo = new LogsRepository(ctx.db);
 

@@ -4,7 +4,10 @@ import { authGuards } from '../../http/auth.js';
 import { ok } from '../../http/reply.js';
 import { routeDeclarer } from '../../http/schema.js';
 
-export function optionsRoutes(app: FastifyInstance, ctx: AppContext): void {
+/** The part of the application context this file uses. */
+type Deps = Pick<AppContext, 'options' | 'sessions' | 'users'>;
+
+export function optionsRoutes(app: FastifyInstance, ctx: Deps): void {
   const declare = routeDeclarer(app, authGuards(ctx));
   declare('GET /api/option/', {}, async () => ok(ctx.options.list()));
   declare('PUT /api/option/', {}, async (req) => {

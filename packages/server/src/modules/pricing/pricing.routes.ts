@@ -8,7 +8,10 @@ import { priceFor } from '../../relay/billing/pricing.js';
 import { modelOwner } from '../../relay/model-owners.js';
 import { pricingTables } from '../../relay/relay.service.js';
 
-async function optionalCaller(ctx: AppContext, req: FastifyRequest) {
+/** The part of the application context this file uses. */
+type Deps = Pick<AppContext, 'options' | 'relay' | 'sessions' | 'users'>;
+
+async function optionalCaller(ctx: Deps, req: FastifyRequest) {
   try {
     return await resolveCaller(ctx, req);
   } catch {
@@ -24,7 +27,7 @@ function byPricingOrder(a: string, b: string): number {
 }
 
 /** `GET /api/pricing` (public, console-api.md G8) and the root reset of the ratio tables. */
-export function pricingRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function pricingRoutes(app: FastifyInstance, ctx: Deps): void {
   const declare = routeDeclarer(app, authGuards(ctx));
   declare('GET /api/pricing', {}, async (req) => {
     const me = await optionalCaller(ctx, req);

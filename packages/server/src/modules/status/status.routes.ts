@@ -5,8 +5,11 @@ import { authGuards } from '../../http/auth.js';
 import { ok } from '../../http/reply.js';
 import { routeDeclarer } from '../../http/schema.js';
 
+/** The part of the application context this file uses. */
+type Deps = Pick<AppContext, 'config' | 'options' | 'sessions' | 'startTime' | 'users' | 'version'>;
+
 /** The public status object (console-api.md §6): every field, `chats` always an array. */
-export function buildStatus(ctx: AppContext): SiteStatus {
+export function buildStatus(ctx: Deps): SiteStatus {
   const o = ctx.options;
   const chats = o.json<unknown>('Chats', []);
   return {
@@ -47,7 +50,7 @@ export function buildStatus(ctx: AppContext): SiteStatus {
   };
 }
 
-export function statusRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function statusRoutes(app: FastifyInstance, ctx: Deps): void {
   const declare = routeDeclarer(app, authGuards(ctx));
   declare('GET /api/status', {}, async () => ok(buildStatus(ctx)));
   declare('GET /api/notice', {}, async () => ok(ctx.options.str('Notice')));

@@ -31,5 +31,7 @@ export function tokenView(t: TokenRow, now: number): Token {
     allow_ips: t.allow_ips ?? '',
     used_quota: Number(t.used_quota),
     group: t.group ?? '',
+    rpm_limit: Number(t.rpm_limit ?? 0),
+    tpm_limit: Number(t.tpm_limit ?? 0),
   };
 }

@@ -5,8 +5,11 @@ import { listParams, nowSec, ok } from '../../http/reply.js';
 import { routeDeclarer } from '../../http/schema.js';
 import { tokenView } from './token-view.js';
 
+/** The part of the application context this file uses. */
+type Deps = Pick<AppContext, 'sessions' | 'tokens' | 'tokensService' | 'users'>;
+
 /** `/api/token/*`: a user's own API keys (schemas in `@modelgate/shared/api` tokens.ts). */
-export function tokensRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function tokensRoutes(app: FastifyInstance, ctx: Deps): void {
   const declare = routeDeclarer(app, authGuards(ctx));
   const svc = ctx.tokensService;
 

@@ -1,5 +1,7 @@
 import { TOKEN_KEY_LENGTH, TOKEN_NAME_MAX_LENGTH, TokenStatus } from '@modelgate/shared';
-import type { AppContext } from '../../context.js';
+import type { QuotaLedger } from '../../ledger/quota-ledger.js';
+import type { OptionsService } from '../options/options.service.js';
+import type { TokensRepository } from './tokens.repository.js';
 import type { TokenRow } from '../../db/schema.js';
 import type { AuthUser } from '../../http/auth.js';
 import { AppError } from '../../http/errors.js';
@@ -17,6 +19,8 @@ export interface TokenInput {
   model_limits?: string;
   allow_ips?: string;
   group?: string;
+  rpm_limit?: number;
+  tpm_limit?: number;
 }
 
 const MAX_BATCH = 100;
@@ -41,10 +45,16 @@ function normaliseAllowIps(v: string | undefined): string | undefined {
 }
 
 export class TokensService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(
+    private readonly deps: {
+      tokens: TokensRepository;
+      options: Pick<OptionsService, 'usableGroups'>;
+      quotaLedger: Pick<QuotaLedger, 'setTokenRemain'>;
+    },
+  ) {}
 
   private get repo() {
-    return this.ctx.tokens;
+    return this.deps.tokens;
   }
 
   private validate(me: AuthUser, input: TokenInput, creating: boolean): void {
@@ -55,7 +65,7 @@ export class TokensService {
     if (input.expired_time !== undefined && input.expired_time !== -1 && input.expired_time <= nowSec() && creating) {
       throw new AppError('TOKEN_EXPIRY_IN_PAST');
     }
-    if (input.group && !Object.hasOwn(this.ctx.options.usableGroups(me.group), input.group)) {
+    if (input.group && !Object.hasOwn(this.deps.options.usableGroups(me.group), input.group)) {
       throw new AppError('TOKEN_GROUP_UNAVAILABLE', 200, input.group);
     }
     normaliseAllowIps(input.allow_ips);
@@ -84,10 +94,12 @@ export class TokensService {
         allow_ips: normaliseAllowIps(input.allow_ips) ?? '',
         used_quota: 0,
         group: input.group ?? '',
+        rpm_limit: input.rpm_limit ?? 0,
+        tpm_limit: input.tpm_limit ?? 0,
       };
       const id = await this.repo.insert(row);
       // The limit is a ledger movement (docs/ledger.md), so reconciliation can account for it.
-      if (input.remain_quota) await this.ctx.quotaLedger.setTokenRemain(id, input.remain_quota);
+      if (input.remain_quota) await this.deps.quotaLedger.setTokenRemain(id, input.remain_quota);
       created.push({ ...row, remain_quota: input.remain_quota ?? 0, id, deleted_at: null });
     }
     return created;
@@ -126,6 +138,8 @@ export class TokensService {
       model_limits: input.model_limits === undefined ? t.model_limits : normaliseLimits(input.model_limits),
       allow_ips: normaliseAllowIps(input.allow_ips) ?? t.allow_ips,
       group: input.group ?? t.group,
+      rpm_limit: input.rpm_limit ?? Number(t.rpm_limit),
+      tpm_limit: input.tpm_limit ?? Number(t.tpm_limit),
       status: t.status,
     };
     // A token stored as expired or exhausted comes back once the edit fixes what stopped it.
@@ -137,7 +151,7 @@ export class TokensService {
     // (exhausted, expired) is not overwritten with the one read above; the limit is a ledger movement.
     const { remain_quota: remain, status, ...rest } = next;
     await this.repo.update(me.id, id, status === t.status ? rest : { ...rest, status });
-    if (remain !== Number(t.remain_quota)) await this.ctx.quotaLedger.setTokenRemain(id, remain);
+    if (remain !== Number(t.remain_quota)) await this.deps.quotaLedger.setTokenRemain(id, remain);
     return { ...t, ...next };
   }
 

@@ -10,6 +10,9 @@ import { turnstileGuard } from '../../http/turnstile.js';
 import { hashPassword, randomAlnum } from './password.js';
 import { checkEmail } from './users.validate.js';
 
+/** The part of the application context this file uses. */
+type Deps = Pick<AppContext, 'codes' | 'config' | 'mailer' | 'options' | 'rateLimitStore' | 'sessions' | 'users'>;
+
 /** Spec §9: a verification code is valid 3 minutes; a reset link a few minutes (15 here). */
 export const VERIFICATION_TTL_MS = 3 * 60_000;
 export const RESET_TTL_MS = 15 * 60_000;
@@ -21,7 +24,7 @@ function isAlias(email: string): boolean {
 }
 
 /** Email verification codes, password-reset links and the reset itself (spec §7 Users). */
-export function emailRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function emailRoutes(app: FastifyInstance, ctx: Deps): void {
   const declare = routeDeclarer(app, authGuards(ctx));
   const critical = rateLimitHook('CT', ctx.config.rateLimits.critical, ctx.rateLimitStore);
   const turnstile = turnstileGuard(ctx);

@@ -30,6 +30,7 @@ export function userView(row: UserRow, opts: { includeSecrets?: boolean } = {}):
     inviter_id: Number(row.inviter_id),
     created_at: Number(row.created_at),
     DeletedAt: row.deleted_at === null ? null : new Date(Number(row.deleted_at) * 1000).toISOString(),
+    concurrency_limit: Number(row.concurrency_limit ?? 0),
   };
   return opts.includeSecrets ? { ...view, access_token: row.access_token ?? '' } : view;
 }

@@ -8,8 +8,11 @@ import { turnstileGuard } from '../../http/turnstile.js';
 import { SESSION_COOKIE, sessionCookieOptions } from '../../http/session.js';
 import { loginView, userView } from './user-view.js';
 
+/** The part of the application context this file uses. */
+type Deps = Pick<AppContext, 'config' | 'modelsForGroups' | 'options' | 'rateLimitStore' | 'sessions' | 'users' | 'usersService'>;
+
 /** `/api/user/*` (spec §7 Users); schemas in `@modelgate/shared/api` (auth.ts, users.ts). */
-export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function usersRoutes(app: FastifyInstance, ctx: Deps): void {
   const declare = routeDeclarer(app, authGuards(ctx));
   const critical = rateLimitHook('CT', ctx.config.rateLimits.critical, ctx.rateLimitStore);
   const turnstile = turnstileGuard(ctx);
@@ -91,7 +94,7 @@ export function usersRoutes(app: FastifyInstance, ctx: AppContext): void {
 }
 
 /** `{group: {ratio, desc}}` for the usable groups that exist in GroupRatio, the user's own first. */
-function groupsWithRatios(ctx: AppContext, usable: Record<string, string>, own?: string) {
+function groupsWithRatios(ctx: Deps, usable: Record<string, string>, own?: string) {
   const out: Record<string, { ratio: number; desc: string }> = {};
   const names = Object.keys(usable);
   if (own && names.includes(own)) names.sort((a, b) => (a === own ? -1 : b === own ? 1 : 0));

@@ -1,11 +1,19 @@
-import { LogType, quotaLogText, Role, UserStatus } from '@modelgate/shared';
-import type { AppContext } from '../../context.js';
+import { formatQuota, LogType, quotaLogText, Role, UserStatus } from '@modelgate/shared';
+import type { Config } from '../../config/config.js';
+import type { Db } from '../../db/client.js';
+import type { SessionStore } from '../../http/session-store.js';
+import type { QuotaLedger } from '../../ledger/quota-ledger.js';
+import type { OptionsService } from '../options/options.service.js';
+import type { TokensService } from '../tokens/tokens.service.js';
+import type { UsersRepository } from './users.repository.js';
+import type { VerificationCodes } from './verification-codes.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { UserRow } from '../../db/schema.js';
 import type { AuthUser } from '../../http/auth.js';
 import { AppError } from '../../http/errors.js';
 import { nowSec } from '../../http/reply.js';
 import { recordLog } from '../logs/log-writer.js';
+import { changeUserQuota } from './admin-quota.js';
 import { hashPassword, randomAlnum, verifyPassword } from './password.js';
 import { checkDisplayName, checkEmail, checkPassword, checkUsername } from './users.validate.js';
 
@@ -23,11 +31,23 @@ export type ManageAction = 'promote' | 'demote' | 'disable' | 'enable' | 'delete
 /** The password the reference seeds root with; the console warns while it is still in use. */
 export const DEFAULT_ROOT_PASSWORD = '123456';
 
+/** What the users service works with; built once by create-context.ts. */
+export interface UsersServiceDeps {
+  config: Pick<Config, 'initialRootPassword' | 'generateDefaultToken'>;
+  db: Db;
+  users: UsersRepository;
+  options: OptionsService;
+  codes: VerificationCodes;
+  sessions: SessionStore;
+  quotaLedger: QuotaLedger;
+  tokensService: TokensService;
+}
+
 export class UsersService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly deps: UsersServiceDeps) {}
 
   private get repo() {
-    return this.ctx.users;
+    return this.deps.users;
   }
 
   /** Creates `root` on an empty database (master node only, like the reference). */
@@ -37,7 +57,7 @@ export class UsersService {
     try {
       id = await this.repo.insert({
         username: 'root',
-        password: await hashPassword(this.ctx.config.initialRootPassword),
+        password: await hashPassword(this.deps.config.initialRootPassword),
         display_name: 'Root User',
         role: Role.Root,
         status: UserStatus.Enabled,
@@ -50,7 +70,7 @@ export class UsersService {
       if (isUniqueViolation(e)) return false;
       throw e;
     }
-    await this.ctx.quotaLedger.move({ kind: 'root', userId: id, quota: 100_000_000 });
+    await this.deps.quotaLedger.move({ kind: 'root', userId: id, quota: 100_000_000 });
     return true;
   }
 
@@ -63,7 +83,7 @@ export class UsersService {
   }
 
   async register(input: RegisterInput): Promise<void> {
-    const o = this.ctx.options;
+    const o = this.deps.options;
     if (!o.bool('RegisterEnabled')) throw new AppError('REGISTER_DISABLED');
     if (!o.bool('PasswordRegisterEnabled')) throw new AppError('PASSWORD_REGISTER_DISABLED');
     const username = input.username?.trim() ?? '';
@@ -78,7 +98,7 @@ export class UsersService {
       email = input.email?.trim() ?? '';
       if (!email || !input.verification_code) throw new AppError('EMAIL_CODE_REQUIRED');
       checkEmail(email);
-      if (!(await this.ctx.codes.consume('email', email, input.verification_code.trim()))) throw new AppError('VERIFICATION_CODE_INVALID');
+      if (!(await this.deps.codes.consume('email', email, input.verification_code.trim()))) throw new AppError('VERIFICATION_CODE_INVALID');
       if (await this.repo.emailTaken(email)) throw new AppError('EMAIL_TAKEN');
     }
     if (await this.repo.usernameTaken(username)) throw new AppError('USERNAME_TAKEN');
@@ -105,13 +125,13 @@ export class UsersService {
       throw e;
     }
     if (quotaForNewUser > 0) {
-      await this.ctx.quotaLedger.move({ kind: 'signup', userId: id, quota: quotaForNewUser });
-      await recordLog(this.ctx.db, { userId: id, username, type: LogType.System, content: `新用户注册赠送 ${this.formatQuota(quotaForNewUser)}` });
+      await this.deps.quotaLedger.move({ kind: 'signup', userId: id, quota: quotaForNewUser });
+      await recordLog(this.deps.db, { userId: id, username, type: LogType.System, content: `新用户注册赠送 ${this.formatQuota(quotaForNewUser)}` });
     }
     if (inviter) await this.rewardInvitation(id, username, inviter);
-    if (this.ctx.config.generateDefaultToken) {
+    if (this.deps.config.generateDefaultToken) {
       const row = (await this.repo.findActiveById(id))!;
-      await this.ctx.tokensService.create(
+      await this.deps.tokensService.create(
         { id, username, role: row.role, status: row.status, group: row.group, viaAccessToken: false, row },
         { name: `${username}的初始令牌`, unlimited_quota: true, remain_quota: 0 },
       );
@@ -119,13 +139,13 @@ export class UsersService {
   }
 
   private async rewardInvitation(inviteeId: number, inviteeName: string, inviter: UserRow): Promise<void> {
-    const o = this.ctx.options;
+    const o = this.deps.options;
     const forInvitee = o.num('QuotaForInvitee');
     const forInviter = o.num('QuotaForInviter');
-    const db = this.ctx.db.db;
+    const db = this.deps.db.db;
     if (forInvitee > 0) {
-      await this.ctx.quotaLedger.move({ kind: 'invitee', userId: inviteeId, quota: forInvitee });
-      await recordLog(this.ctx.db, { userId: inviteeId, username: inviteeName, type: LogType.System, content: `使用邀请码赠送 ${this.formatQuota(forInvitee)}` });
+      await this.deps.quotaLedger.move({ kind: 'invitee', userId: inviteeId, quota: forInvitee });
+      await recordLog(this.deps.db, { userId: inviteeId, username: inviteeName, type: LogType.System, content: `使用邀请码赠送 ${this.formatQuota(forInvitee)}` });
     }
     await db
       .updateTable('users')
@@ -136,18 +156,22 @@ export class UsersService {
       .where('id', '=', inviter.id)
       .execute();
     if (forInviter > 0) {
-      await this.ctx.quotaLedger.move({ kind: 'inviter', userId: inviter.id, aff: forInviter, ref: `invite:${inviteeId}` });
-      await recordLog(this.ctx.db, { userId: inviter.id, username: inviter.username, type: LogType.System, content: `邀请用户赠送 ${this.formatQuota(forInviter)}` });
+      await this.deps.quotaLedger.move({ kind: 'inviter', userId: inviter.id, aff: forInviter, ref: `invite:${inviteeId}` });
+      await recordLog(this.deps.db, { userId: inviter.id, username: inviter.username, type: LogType.System, content: `邀请用户赠送 ${this.formatQuota(forInviter)}` });
     }
   }
 
+  private display() {
+    const o = this.deps.options;
+    return { quotaPerUnit: o.num('QuotaPerUnit'), displayInCurrency: o.bool('DisplayInCurrencyEnabled') };
+  }
+
   formatQuota(quota: number): string {
-    const o = this.ctx.options;
-    return quotaLogText(quota, { quotaPerUnit: o.num('QuotaPerUnit'), displayInCurrency: o.bool('DisplayInCurrencyEnabled') });
+    return quotaLogText(quota, this.display());
   }
 
   async login(name: string, password: string): Promise<UserRow> {
-    if (!this.ctx.options.bool('PasswordLoginEnabled')) throw new AppError('PASSWORD_LOGIN_DISABLED');
+    if (!this.deps.options.bool('PasswordLoginEnabled')) throw new AppError('PASSWORD_LOGIN_DISABLED');
     if (!name || !password) throw new AppError('LOGIN_REQUIRED_FIELDS');
     const row = await this.repo.findForLogin(name.trim());
     // Compare even for unknown users so timing does not reveal which usernames exist.
@@ -177,7 +201,7 @@ export class UsersService {
     }
     if (Object.keys(patch).length) await this.updateChecked(me.id, patch);
     // Every other session ends; the one that made the change stays signed in.
-    if (patch.password) await this.ctx.sessions.revokeUser(me.id, me.sessionKey);
+    if (patch.password) await this.deps.sessions.revokeUser(me.id, me.sessionKey);
   }
 
   /** An update that may rename: a rename racing another one to the same name loses with USERNAME_TAKEN, not a 500. */
@@ -197,8 +221,8 @@ export class UsersService {
 
   private async softDelete(id: number): Promise<void> {
     await this.repo.update(id, { deleted_at: nowSec(), access_token: null });
-    await this.ctx.db.db.updateTable('tokens').set({ status: 2 }).where('user_id', '=', id).execute();
-    await this.ctx.sessions.revokeUser(id);
+    await this.deps.db.db.updateTable('tokens').set({ status: 2 }).where('user_id', '=', id).execute();
+    await this.deps.sessions.revokeUser(id);
   }
 
   async regenerateAccessToken(me: AuthUser): Promise<string> {
@@ -210,7 +234,7 @@ export class UsersService {
   async affCode(me: AuthUser): Promise<string> {
     if (me.row.aff_code) return me.row.aff_code;
     // Set only if still empty: of two first calls racing, both answer the code that was kept.
-    await this.ctx.db.db
+    await this.deps.db.db
       .updateTable('users')
       .set({ aff_code: await this.freshAffCode() })
       .where('id', '=', me.id)
@@ -221,9 +245,10 @@ export class UsersService {
 
   /** Moves pending invitation earnings into spendable quota, atomically. */
   async affTransfer(me: AuthUser, quota: number): Promise<void> {
-    const min = this.ctx.options.num('QuotaPerUnit');
-    if (!Number.isInteger(quota) || quota < min) throw new AppError('AFF_TRANSFER_MIN', 200, this.formatQuota(min));
-    const res = await this.ctx.quotaLedger.move({ kind: 'aff_transfer', userId: me.id, aff: -quota, quota });
+    const min = this.deps.options.num('QuotaPerUnit');
+    // The detail follows the message into either language: the amount as the console shows it, not the log's wording.
+    if (!Number.isInteger(quota) || quota < min) throw new AppError('AFF_TRANSFER_MIN', 200, formatQuota(min, this.display()));
+    const res = await this.deps.quotaLedger.move({ kind: 'aff_transfer', userId: me.id, aff: -quota, quota });
     if (res !== 'applied') throw new AppError('AFF_QUOTA_INSUFFICIENT');
   }
 
@@ -260,13 +285,13 @@ export class UsersService {
       aff_code: await this.freshAffCode(),
       created_at: nowSec(),
     });
-    const gift = this.ctx.options.num('QuotaForNewUser');
-    if (gift > 0) await this.ctx.quotaLedger.move({ kind: 'signup', userId: id, quota: gift, actorId: me.id });
+    const gift = this.deps.options.num('QuotaForNewUser');
+    if (gift > 0) await this.deps.quotaLedger.move({ kind: 'signup', userId: id, quota: gift, actorId: me.id });
   }
 
   async updateByAdmin(
     me: AuthUser,
-    body: { id: number; username?: string; display_name?: string; password?: string; group?: string; quota?: number; add_quota?: number; role?: number; email?: string },
+    body: { id: number; username?: string; display_name?: string; password?: string; group?: string; quota?: number; add_quota?: number; role?: number; email?: string; concurrency_limit?: number },
   ): Promise<UserRow> {
     const target = await this.repo.findActiveById(body.id);
     if (!target) throw new AppError('USER_NOT_FOUND');
@@ -293,29 +318,12 @@ export class UsersService {
       patch.email = body.email;
     }
     if (body.role !== undefined && body.role !== target.role) patch.role = body.role;
+    if (body.concurrency_limit !== undefined) patch.concurrency_limit = body.concurrency_limit;
     if (Object.keys(patch).length) await this.updateChecked(target.id, patch);
-    if (patch.password !== undefined || patch.role !== undefined) await this.ctx.sessions.revokeUser(target.id);
+    if (patch.password !== undefined || patch.role !== undefined) await this.deps.sessions.revokeUser(target.id);
 
-    // Through the ledger: add_quota is a delta (a concurrent charge is never overwritten); an
-    // absolute quota is applied as the difference to the balance read under a row lock.
-    if (body.add_quota !== undefined && body.add_quota !== 0) {
-      if ((await this.ctx.quotaLedger.move({ kind: 'admin', userId: target.id, quota: body.add_quota, actorId: me.id })) !== 'applied') throw new AppError('QUOTA_NEGATIVE');
-      await this.logQuotaChange(me, target, Number(target.quota), Number(target.quota) + body.add_quota);
-    } else if (body.quota !== undefined && body.quota !== Number(target.quota)) {
-      if (body.quota < 0) throw new AppError('QUOTA_NEGATIVE');
-      const before = await this.ctx.quotaLedger.setUserQuota(target.id, body.quota, me.id);
-      await this.logQuotaChange(me, target, before, body.quota);
-    }
+    await changeUserQuota(this.deps, me, target, body);
     return (await this.repo.findAnyById(target.id))!;
-  }
-
-  private async logQuotaChange(me: AuthUser, target: UserRow, from: number, to: number): Promise<void> {
-    await recordLog(this.ctx.db, {
-      userId: target.id,
-      username: target.username,
-      type: LogType.Manage,
-      content: `管理员 ${me.username} 将用户额度从 ${this.formatQuota(from)}修改为 ${this.formatQuota(to)}`,
-    });
   }
 
   async manage(me: AuthUser, id: number, action: ManageAction): Promise<{ status: number; role: number }> {
@@ -350,7 +358,7 @@ export class UsersService {
     }
     await this.repo.update(target.id, { status, role });
     // A ban or a role change ends the user's sessions: the next sign-in starts from the new state.
-    if (action !== 'enable') await this.ctx.sessions.revokeUser(target.id);
+    if (action !== 'enable') await this.deps.sessions.revokeUser(target.id);
     return { status, role };
   }
 
@@ -360,7 +368,7 @@ export class UsersService {
     if (!target) throw new AppError('USER_NOT_FOUND');
     if (me.role <= target.role) throw new AppError('CANNOT_DELETE_HIGHER');
     await this.repo.hardDelete(id);
-    await this.ctx.sessions.revokeUser(id);
+    await this.deps.sessions.revokeUser(id);
   }
 
   isDefaultRootPassword(row: UserRow, password: string): boolean {

@@ -1,44 +1,72 @@
-import { expectedChatUsage } from '@modelgate/testkit';
+import { expectedChatUsage, expectedGeminiUsage, expectedMessagesUsage, startFakeAnthropic, startFakeGemini, type FakeAnthropic, type FakeGemini } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addCaller, addChannel, consumeLogs, startRelayHarness, type RelayHarness, type TestCaller } from '../../test-support/relay-fixtures.js';
+import { addCaller, addChannel, anthropicClient, consumeLogs, startRelayHarness, type RelayHarness, type TestCaller } from '../../test-support/relay-fixtures.js';
 import { startRecordingProxy } from '../../test-support/recording-proxy.js';
+import { outputCap } from '../billing/output-caps.js';
+import { DEFAULT_SAFETY_SETTINGS } from '../formats/openai-gemini/request.js';
 import { ADAPTERS } from './registry.js';
 
 /**
  * The shared contract suite: every registered adapter, through the real pipeline with the
- * official SDK as the client, against the fake OpenAI upstream (behind a recording hop so the
- * adapter's own URL and headers can be asserted).
+ * official SDKs as callers (OpenAI chat and Anthropic Messages), against the testkit fake of the
+ * format the adapter speaks (behind a recording hop so the adapter's own URL, headers and body can
+ * be asserted).
  */
 let h: RelayHarness;
-let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
+let anthropicFake: FakeAnthropic;
+let geminiFake: FakeGemini;
+let proxies: Record<'openai' | 'anthropic' | 'gemini', Awaited<ReturnType<typeof startRecordingProxy>>>;
 let caller: TestCaller;
 
 beforeAll(async () => {
   h = await startRelayHarness();
-  proxy = await startRecordingProxy(h.fake.url);
+  anthropicFake = await startFakeAnthropic();
+  geminiFake = await startFakeGemini();
+  proxies = {
+    openai: await startRecordingProxy(h.fake.url),
+    anthropic: await startRecordingProxy(anthropicFake.url, { passthrough: true }),
+    gemini: await startRecordingProxy(geminiFake.url, { passthrough: true }),
+  };
   caller = await addCaller(h, { quota: 100_000_000, remain: 100_000_000 });
 });
 afterAll(async () => {
-  await proxy.close();
+  await proxies.openai.close();
+  await proxies.anthropic.close();
+  await proxies.gemini.close();
+  await anthropicFake.close();
+  await geminiFake.close();
   await h.close();
 });
 
-/** Where each adapter must send a chat request for model `gpt-4o-mini` (provider docs; reference §11). */
+/** Where each adapter must send a chat request for the mapped model (provider docs; reference §11). */
 const CHAT_PATH: Record<string, string> = {
   azure: '/openai/deployments/gpt-4o-mini/chat/completions?api-version=2024-10-21',
   custom: '/custom/gpt-4o-mini/chat',
   deepseek: '/chat/completions',
   perplexity: '/chat/completions',
   minimax: '/v1/text/chatcompletion_v2',
+  anthropic: '/v1/messages',
+  gemini: '/v1beta/models/gemini-2.0-flash:generateContent',
 };
 
-const cases = ADAPTERS.flatMap((a) => a.types.map((type) => ({ slug: a.slug, type, adapter: a })));
+/** What each upstream format's fake answers, and the model a channel maps to. */
+const UPSTREAM = {
+  openai: { text: 'Hello from the fake OpenAI', model: 'gpt-4o-mini' },
+  anthropic: { text: 'Hello from the fake Claude', model: 'claude-3-5-haiku-20241022' },
+  gemini: { text: 'Hello from the fake Gemini', model: 'gemini-2.0-flash' },
+} as const;
 
-describe.each(cases)('adapter $slug (type $type)', ({ slug, type, adapter }) => {
+const KIND = { 'anthropic-messages': 'anthropic', gemini: 'gemini' } as const;
+const kindOf = (format: string | undefined): 'openai' | 'anthropic' | 'gemini' => KIND[format as keyof typeof KIND] ?? 'openai';
+const cases = ADAPTERS.flatMap((a) => a.types.map((type) => ({ slug: a.slug, type, adapter: a, kind: kindOf(a.formats.chat?.[0]) })));
+
+describe.each(cases)('adapter $slug (type $type)', ({ slug, type, adapter, kind }) => {
   const model = `contract-${type}`;
+  const up = UPSTREAM[kind];
   let channelId = 0;
 
   beforeAll(async () => {
+    const proxy = proxies[kind];
     const base = slug === 'custom' ? `${proxy.url}/custom/{model}/chat` : proxy.url;
     channelId = await addChannel(h.root, {
       type,
@@ -46,29 +74,45 @@ describe.each(cases)('adapter $slug (type $type)', ({ slug, type, adapter }) => 
       key: `key-${type}`,
       models: model,
       other: slug === 'azure' ? '2024-10-21' : '',
-      model_mapping: JSON.stringify({ [model]: 'gpt-4o-mini' }),
+      model_mapping: JSON.stringify({ [model]: up.model }),
     });
   });
 
   const messages = [{ role: 'user' as const, content: 'one two three' }];
+  const lastSent = () => {
+    const sent = proxies[kind].seen.at(-1)!;
+    return { ...sent, json: JSON.parse(sent.body.toString()) as Record<string, unknown> };
+  };
 
-  it('relays a chat completion: URL, auth header, body passed through, usage billed', async () => {
-    proxy.seen.length = 0;
+  it('relays a chat completion: URL, auth header, body, usage billed', async () => {
+    proxies[kind].seen.length = 0;
     const res = await caller.client.chat.completions.create({ model, messages, temperature: 0, user: 'u-1', metadata: { a: 'b' } } as never);
-    expect((res as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toBe('Hello from the fake OpenAI');
-    const sent = proxy.seen.at(-1)!;
+    expect((res as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toBe(up.text);
+    const sent = lastSent();
     expect(sent.url).toBe(CHAT_PATH[slug] ?? '/v1/chat/completions');
     if (slug === 'azure') expect(sent.headers['api-key']).toBe(`key-${type}`);
+    else if (kind === 'anthropic') expect(sent.headers).toMatchObject({ 'x-api-key': `key-${type}`, 'anthropic-version': '2023-06-01' });
+    else if (kind === 'gemini') expect(sent.headers['x-goog-api-key']).toBe(`key-${type}`);
     else expect(sent.headers.authorization).toBe(`Bearer key-${type}`);
-    const body = JSON.parse(sent.body.toString()) as Record<string, unknown>;
-    expect(body).toMatchObject({ model: 'gpt-4o-mini', temperature: 0, user: 'u-1', metadata: { a: 'b' } });
     const log = (await consumeLogs(h, caller.userId)).at(-1)!;
     expect(Number(log.channel_id)).toBe(channelId);
-    expect(Number(log.prompt_tokens)).toBe(expectedChatUsage({ messages }).prompt_tokens);
+    if (kind === 'openai') {
+      // Passed through: unknown fields and zero values reach the upstream untouched.
+      expect(sent.json).toMatchObject({ model: up.model, temperature: 0, user: 'u-1', metadata: { a: 'b' } });
+      expect(Number(log.prompt_tokens)).toBe(expectedChatUsage({ messages }).prompt_tokens);
+    } else if (kind === 'gemini') {
+      // Converted: roles and parts, default safety settings; `user` and `metadata` are account features left out.
+      expect(sent.json).toEqual({ contents: [{ role: 'user', parts: [{ text: 'one two three' }] }], generationConfig: { temperature: 0 }, safetySettings: DEFAULT_SAFETY_SETTINGS });
+      expect(Number(log.prompt_tokens)).toBe(expectedGeminiUsage(sent.json).promptTokenCount);
+    } else {
+      // Converted: Messages requires max_tokens (the model's output cap), `user` becomes metadata.user_id.
+      expect(sent.json).toEqual({ model: up.model, max_tokens: outputCap(up.model), messages, temperature: 0, metadata: { user_id: 'u-1' } });
+      expect(Number(log.prompt_tokens)).toBe(expectedMessagesUsage(sent.json).input_tokens);
+    }
   });
 
   it('relays a stream with usage either reported or counted', async () => {
-    proxy.seen.length = 0;
+    proxies[kind].seen.length = 0;
     const stream = await caller.client.chat.completions.create({ model, messages, stream: true, stream_options: { include_usage: true } });
     let text = '';
     let usage: { completion_tokens: number } | undefined;
@@ -76,11 +120,31 @@ describe.each(cases)('adapter $slug (type $type)', ({ slug, type, adapter }) => 
       text += chunk.choices[0]?.delta?.content ?? '';
       if (chunk.usage) usage = chunk.usage;
     }
-    expect(text).toBe('Hello from the fake OpenAI');
+    expect(text).toBe(up.text);
     expect(usage?.completion_tokens).toBeGreaterThan(0);
-    const body = JSON.parse(proxy.seen.at(-1)!.body.toString()) as Record<string, unknown>;
-    if (adapter.streamOptions) expect(body.stream_options).toEqual({ include_usage: true });
+    const body = lastSent().json;
+    if (kind === 'anthropic') expect(body).toMatchObject({ stream: true });
+    if (kind === 'gemini') expect(lastSent().url).toBe('/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse');
+    if (kind === 'openai' && adapter.streamOptions) expect(body.stream_options).toEqual({ include_usage: true });
     else expect(body.stream_options).toBeUndefined();
+  });
+
+  it('serves an Anthropic Messages caller (passed through, or converted to the upstream format)', async () => {
+    proxies[kind].seen.length = 0;
+    const claude = anthropicClient(h, caller);
+    const msg = await claude.messages.create({ model, max_tokens: 50, messages });
+    expect(msg).toMatchObject({ type: 'message', role: 'assistant', content: [{ type: 'text', text: up.text }], stop_reason: 'end_turn' });
+    expect(msg.usage.output_tokens).toBe(5);
+    const events: string[] = [];
+    let streamed = '';
+    for await (const ev of await claude.messages.create({ model, max_tokens: 50, messages, stream: true })) {
+      events.push(ev.type);
+      if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') streamed += ev.delta.text;
+    }
+    expect(streamed).toBe(up.text);
+    expect(events[0]).toBe('message_start');
+    expect(events.slice(-2)).toEqual(['message_delta', 'message_stop']);
+    if (kind === 'anthropic') expect(lastSent().json).toEqual({ model: up.model, max_tokens: 50, messages, stream: true });
   });
 
   // A Custom channel is one full URL, so the hop cannot tell an embeddings call from a chat.

@@ -1,6 +1,8 @@
 import { channelTypeInfo } from '@modelgate/shared';
-import type { Adapter, ChannelTarget, RelayMode, UpstreamError } from './types.js';
-import { ALL_MODES, MODE_PATH } from './types.js';
+import type { WireError, WireFormat } from '../formats/types.js';
+import { AdapterBase } from './base.js';
+import type { ChannelTarget, RelayMode, UpstreamCall } from './types.js';
+import { ALL_MODES, MODE_FORMAT, MODE_PATH } from './types.js';
 
 /** Declarative description of an OpenAI-wire vendor: a few lines per provider. */
 export interface OpenAIVendor {
@@ -16,6 +18,8 @@ export interface OpenAIVendor {
   models?: readonly string[];
   /** Overrides the path of a mode (MiniMax's chat path). */
   paths?: Partial<Record<RelayMode, string>>;
+  /** The vendor serves OpenAI's Responses API (`/v1/responses`): Responses callers pass through. */
+  responses?: boolean;
 }
 
 export function trimBase(url: string): string {
@@ -40,7 +44,7 @@ function vendorMessage(json: Record<string, unknown>): string | undefined {
 }
 
 /** Error parsing shared by every OpenAI-wire upstream. */
-export function parseOpenAIError(status: number, body: string): UpstreamError {
+export function parseOpenAIError(status: number, body: string): WireError {
   let json: unknown;
   try {
     json = JSON.parse(body);
@@ -66,47 +70,53 @@ export function parseOpenAIError(status: number, body: string): UpstreamError {
   return { status, type: 'upstream_error', code: 'bad_response_status_code', param: String(status), message: `bad response status code ${status}` };
 }
 
-/** The shared base: OpenAI wire format, Bearer auth, body passed through. */
-export class OpenAIWireAdapter implements Adapter {
+/** OpenAI's own format for each mode: the OpenAI wire format end to end. */
+export function openAIFormats(modes: readonly RelayMode[]): Partial<Record<RelayMode, readonly WireFormat[]>> {
+  return Object.fromEntries(modes.map((m) => [m, [MODE_FORMAT[m]]]));
+}
+
+/**
+ * The shared base of OpenAI-wire vendors: OpenAI formats, Bearer auth, body passed through.
+ * Other callers' formats (Anthropic Messages) reach it through the registered converters.
+ */
+export class OpenAIWireAdapter extends AdapterBase {
   readonly slug: string;
   readonly types: readonly number[];
   readonly defaultBaseUrl: string;
-  readonly modes: ReadonlySet<RelayMode>;
-  readonly stream = true;
+  readonly formats: Partial<Record<RelayMode, readonly WireFormat[]>>;
   readonly streamOptions: boolean;
   readonly models: readonly string[];
   private readonly prefix: string;
   private readonly paths: Partial<Record<RelayMode, string>>;
 
   constructor(v: OpenAIVendor) {
+    super();
     this.slug = v.slug;
     this.types = v.types;
     // The upstream address is a fact about the channel type, kept once in the shared type table.
     this.defaultBaseUrl = channelTypeInfo(v.types[0]!)?.baseUrl ?? '';
-    this.modes = new Set(v.modes ?? ALL_MODES);
+    this.formats = openAIFormats(v.modes ?? ALL_MODES);
+    if (v.responses && this.formats.chat) this.formats = { ...this.formats, chat: [...this.formats.chat, 'openai-responses'] };
     this.streamOptions = v.streamOptions ?? false;
     this.models = v.models ?? [];
     this.prefix = v.pathStyle === 'root' ? '' : '/v1';
     this.paths = v.paths ?? {};
   }
 
-  base(ch: ChannelTarget): string {
+  protected base(ch: ChannelTarget): string {
     return trimBase(ch.baseUrl || this.defaultBaseUrl);
   }
 
-  url(ch: ChannelTarget, mode: RelayMode, _model: string): string {
-    return `${this.base(ch)}${this.paths[mode] ?? this.prefix + MODE_PATH[mode]}`;
+  protected url(call: UpstreamCall): string {
+    if (call.upstream === 'openai-responses') return `${this.base(call.ch)}${this.prefix}/responses`;
+    return `${this.base(call.ch)}${this.paths[call.mode] ?? this.prefix + MODE_PATH[call.mode]}`;
   }
 
-  headers(ch: ChannelTarget, _mode: RelayMode): Record<string, string> {
-    return ch.key ? { authorization: `Bearer ${ch.key}` } : {};
+  protected override headers(call: UpstreamCall): Record<string, string> {
+    return call.ch.key ? { authorization: `Bearer ${call.ch.key}` } : {};
   }
 
-  prepareBody(_body: Record<string, unknown>, _mode: RelayMode, _model: string): boolean {
-    return false;
-  }
-
-  parseError(status: number, body: string): UpstreamError {
+  protected parseError(status: number, body: string): WireError {
     return parseOpenAIError(status, body);
   }
 }

@@ -1,6 +1,7 @@
-import { channelTypeInfo, isChannelType } from '@modelgate/shared';
+import { CHANNEL_TYPES, channelTypeInfo, isChannelType } from '@modelgate/shared';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ADAPTERS } from './registry.js';
+import { adapterFor, ADAPTERS, CONTRACT_VERSION } from './registry.js';
 
 describe('adapter registry and the shared channel-type table', () => {
   it('registers only types the shared table knows, so channel saves accept every relayable type', () => {
@@ -23,6 +24,28 @@ describe('adapter registry and the shared channel-type table', () => {
     for (const a of ADAPTERS) {
       expect(a.defaultBaseUrl, a.slug).toBe(channelTypeInfo(a.types[0]!)!.baseUrl);
       if (a.slug in expected) expect(a.defaultBaseUrl, a.slug).toBe(expected[a.slug]);
+    }
+  });
+});
+
+describe('contract version and docs/providers.md', () => {
+  it('every adapter implements contract v2', () => {
+    for (const a of ADAPTERS) expect(a.contract, a.slug).toBe(CONTRACT_VERSION);
+  });
+
+  it('the providers table lists every channel type with the modes its adapter really serves (or 501)', () => {
+    const doc = readFileSync(new URL('../../../../../docs/providers.md', import.meta.url), 'utf8');
+    const rows = new Map<number, string[]>();
+    for (const line of doc.split('\n')) {
+      const m = /^\| (\d+) \| [^|]+ \| ([^|]+) \| ([^|]+) \|/.exec(line);
+      if (m) rows.set(Number(m[1]), [m[2]!.trim(), m[3]!.trim()]);
+    }
+    for (const [type] of CHANNEL_TYPES) {
+      const a = adapterFor(type);
+      const row = rows.get(type);
+      expect(row, `type ${type} is missing from docs/providers.md`).toBeDefined();
+      if (a) expect(row, `type ${type}`).toEqual([`\`${a.slug}\``, [...a.modes].join(', ')]);
+      else expect(row, `type ${type}`).toEqual(['—', '— (501)']);
     }
   });
 });

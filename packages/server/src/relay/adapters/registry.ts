@@ -1,15 +1,21 @@
+import { adapter as anthropic } from './anthropic/adapter.js';
 import { adapter as azure } from './azure/adapter.js';
 import { adapter as custom } from './custom/adapter.js';
+import { adapter as gemini } from './gemini/adapter.js';
 import { adapter as ollama } from './ollama/adapter.js';
 import { adapter as openai } from './openai/adapter.js';
 import { adapters as vendors } from './openai-compatible/adapter.js';
 import type { Adapter } from './types.js';
 
 /** Channel type → adapter: the one registration point. */
-export const ADAPTERS: readonly Adapter[] = [openai, azure, custom, ollama, ...vendors];
+export const ADAPTERS: readonly Adapter[] = [openai, azure, custom, ollama, anthropic, gemini, ...vendors];
+
+/** The contract version every registered adapter implements. */
+export const CONTRACT_VERSION = 2;
 
 const BY_TYPE = new Map<number, Adapter>();
 for (const a of ADAPTERS) {
+  if (a.contract !== CONTRACT_VERSION) throw new Error(`adapter ${a.slug} implements contract ${String(a.contract)}, not ${CONTRACT_VERSION}`);
   for (const t of a.types) {
     if (BY_TYPE.has(t)) throw new Error(`channel type ${t} registered twice`);
     BY_TYPE.set(t, a);

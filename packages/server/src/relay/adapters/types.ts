@@ -1,10 +1,14 @@
 /**
- * The adapter contract (docs/architecture.md#adapters). An adapter knows one kind of upstream: where to send a
- * request, which headers authenticate it, which body rewrites its wire format needs, and how to read
- * its errors and usage. It never touches the client socket, the database or billing.
+ * The adapter contract, version 2 (docs/architecture.md#adapters). An adapter knows one kind of
+ * upstream: the wire format it speaks per mode, how to build (and sign) a request from the
+ * caller's, how to read the reply and the stream back into the caller's format, its usage, and
+ * how to classify its errors. Conversions between formats live once under `relay/formats/`; an
+ * adapter composes them. It never touches the client socket, the database or billing.
  */
+import type { Usage } from '@modelgate/shared';
+import type { ConvertContext, StreamReader, StreamWriter, UpstreamEvent, WireError, WireFormat } from '../formats/types.js';
 
-/** Inbound operations of the OpenAI-compatible endpoint. */
+/** Inbound operations: each has a billing rule; `chat` is served in several formats. */
 export type RelayMode =
   | 'chat'
   | 'completions'
@@ -38,6 +42,18 @@ export const MODE_PATH: Record<RelayMode, string> = {
   moderations: '/moderations',
 };
 
+/** The format of each mode's OpenAI route. */
+export const MODE_FORMAT: Record<RelayMode, WireFormat> = {
+  chat: 'openai-chat',
+  completions: 'openai-completions',
+  embeddings: 'openai-embeddings',
+  images: 'openai-images',
+  speech: 'openai-speech',
+  transcriptions: 'openai-transcriptions',
+  translations: 'openai-translations',
+  moderations: 'openai-moderations',
+};
+
 /** What an adapter needs to know about the channel it is sending through. */
 export interface ChannelTarget {
   id: number;
@@ -54,36 +70,111 @@ export interface ChannelTarget {
 /** Normalised usage: one definition, beside the cost formula that prices it. */
 export type { Usage } from '@modelgate/shared';
 
-/** An upstream failure as the pipeline judges it. */
-export interface UpstreamError {
-  status: number;
-  type: string;
-  code: string | null;
-  param: string | null;
-  message: string;
+/** An upstream failure as the adapter classifies it. */
+export interface UpstreamError extends WireError {
+  /** Another channel may answer: the pipeline retries while retries remain. */
+  retryable: boolean;
+  /** The channel's credentials or account are dead: auto-disable applies. */
+  disablesChannel: boolean;
+}
+
+/** One attempt as the adapter sees it. */
+export interface UpstreamCall {
+  ch: ChannelTarget;
+  mode: RelayMode;
+  /** The caller's format and the upstream's for this attempt (equal: bytes pass through). */
+  inbound: WireFormat;
+  upstream: WireFormat;
+  /** The upstream model (after the channel's model mapping). */
+  model: string;
+  stream: boolean;
+  /** The caller's request headers (lower-case), for the few an adapter forwards. */
+  clientHeaders: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+/** The caller's request and the changes the pipeline needs in the upstream one. */
+export interface RequestInput {
+  /** Parsed JSON body; null for multipart uploads, which are forwarded as bytes. */
+  body: Record<string, unknown> | null;
+  raw: Buffer;
+  contentType: string;
+  /** multipart: where the `model` value sits in `raw`, for model mapping. */
+  multipartModel?: { start: number; end: number };
+  /** The model the caller named. */
+  callerModel: string;
+  /** A clamped reservation: the most reply tokens to ask for. */
+  maxTokens?: number;
+  cx: ConvertContext;
+}
+
+export interface UpstreamRequest {
+  url: string;
+  /** Headers beyond Content-Type / Accept, which the pipeline sets. */
+  headers: Record<string, string>;
+  body: Buffer | string;
+}
+
+/** A non-stream reply read by the adapter. */
+export interface ConvertedReply {
+  /** The reply in the caller's format; undefined when the upstream's bytes are the answer. */
+  body: Record<string, unknown> | undefined;
+  /** The usage the upstream reported. */
+  usage: Usage | undefined;
+  /** Completion text, for local counting when no usage came. */
+  text(): string;
+  /** Writes the usage billed (counted locally) into `body`, for upstreams that report none. */
+  withUsage?(usage: Usage): void;
+}
+
+/** Incremental stream conversion: framing → events → facts → the caller's frames. */
+export interface StreamTransformer {
+  events(body: AsyncIterable<Buffer>): AsyncIterable<UpstreamEvent>;
+  reader: StreamReader;
+  writer: StreamWriter;
+}
+
+/** Where a channel's upstream lists its models (the console's "fetch models"). */
+export interface ModelListRequest {
+  url: string;
+  headers: Record<string, string>;
 }
 
 export interface Adapter {
+  /** The contract this adapter implements; the registry refuses any other. */
+  readonly contract: 2;
   /** Folder name, also used in test names. */
   readonly slug: string;
   readonly types: readonly number[];
   readonly defaultBaseUrl: string;
+  /** Upstream wire formats per mode, the preferred first; a mode not listed is refused (501). */
+  readonly formats: Partial<Record<RelayMode, readonly WireFormat[]>>;
+  /** The modes of `formats`. */
   readonly modes: ReadonlySet<RelayMode>;
-  /** Streams supported (chat and completions). */
-  readonly stream: boolean;
-  /** The upstream honours `stream_options.include_usage`; otherwise the field is removed. */
+  /** The upstream honours `stream_options.include_usage`; otherwise the field is removed (OpenAI formats). */
   readonly streamOptions: boolean;
   /** Built-in model list, shown by `GET /api/models` for this channel type. */
   readonly models: readonly string[];
-  /** Full upstream URL for a request. `model` is the upstream (mapped) model name. */
-  url(ch: ChannelTarget, mode: RelayMode, model: string): string;
-  /** Request headers beyond Content-Type / Accept, which the pipeline sets. */
-  headers(ch: ChannelTarget, mode: RelayMode): Record<string, string>;
+  /** The format to send a caller's `inbound` request in, or undefined when no converter reaches one. */
+  upstreamFormat(mode: RelayMode, inbound: WireFormat): WireFormat | undefined;
+  /** URL, headers and body of one attempt; a request `upstream` cannot express is refused (400). */
+  buildRequest(call: UpstreamCall, input: RequestInput): UpstreamRequest;
+  /** Signs the final bytes (SigV4, TC3, HMAC URLs); the identity for most upstreams. */
+  sign(req: UpstreamRequest, call: UpstreamCall): UpstreamRequest | Promise<UpstreamRequest>;
+  /** Reads a non-stream JSON reply; text modes only. */
+  convertResponse(call: UpstreamCall, json: Record<string, unknown>, cx: ConvertContext): ConvertedReply | undefined;
+  /** Whether a 200 JSON reply is really an error. */
+  isErrorReply(call: UpstreamCall, json: Record<string, unknown>): boolean;
+  /** The stream transformer of one streamed reply. */
+  streamTransformer(call: UpstreamCall, cx: ConvertContext): StreamTransformer;
+  /** Whether a failure with this (mapped) status may be retried on another channel. */
+  retryable(status: number): boolean;
   /**
-   * Vendor body quirks applied to the parsed JSON body in place; returns true when it changed
-   * anything (so the pipeline knows the raw body can no longer be sent as is).
+   * Classifies an error reply. `status` is after the channel's status_code_mapping (what the
+   * client sees and retries judge); `upstreamStatus` is what the upstream sent.
    */
-  prepareBody(body: Record<string, unknown>, mode: RelayMode, model: string): boolean;
-  /** Reads an error reply (any status, or a 200 carrying `error`). */
-  parseError(status: number, body: string): UpstreamError;
+  classifyError(status: number, upstreamStatus: number, body: string): UpstreamError;
+  /** The GET that lists the upstream's models, one page at a time. */
+  modelListRequest(ch: ChannelTarget, pageToken?: string): ModelListRequest;
+  /** A model list reply → model ids, and the next page's token when there is one. */
+  readModelList(json: unknown): { models: string[]; next?: string };
 }

@@ -22,6 +22,7 @@ export function readUsage(raw: unknown): Usage | undefined {
     promptTokens: prompt || (completion === 0 ? n(u.total_tokens) : 0),
     completionTokens: completion,
     cachedTokens: n(pd.cached_tokens),
+    cacheWriteTokens: n(pd.cache_creation_tokens),
     reasoningTokens: n(cd.reasoning_tokens),
     audioInputTokens: n(pd.audio_tokens),
     audioOutputTokens: n(cd.audio_tokens),

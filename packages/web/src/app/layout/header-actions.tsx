@@ -1,12 +1,14 @@
-import { DownOutlined, LogoutOutlined, MoonOutlined, SettingOutlined, SunOutlined, TranslationOutlined, UserOutlined } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
-import { Avatar, Button, Dropdown, Space, Tooltip } from 'antd';
+import { MoonOutlined, SunOutlined, TranslationOutlined } from '@ant-design/icons';
+import { Button, Dropdown, Space, Tooltip } from 'antd';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
 import { LinkButton } from '../../components/link-button';
 import { LANGUAGES } from '../../i18n';
 import { usePreferences } from '../preferences';
 import { useSession } from '../session';
+
+// Only signed-in users have it: its avatar and icons load with their first page, not on sign-in.
+const UserMenu = lazy(async () => ({ default: (await import('./user-menu')).UserMenu }));
 
 function ThemeSwitch() {
   const { t } = useTranslation();
@@ -46,42 +48,6 @@ function LanguageSwitch() {
   );
 }
 
-function UserMenu() {
-  const { t } = useTranslation();
-  const { user, signOut } = useSession();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  if (!user) return null;
-
-  const logout = async () => {
-    await signOut();
-    // Another user may sign in next in this tab: drop everything cached for this one.
-    queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'status' });
-    await navigate('/login');
-  };
-
-  return (
-    <Dropdown
-      trigger={['click']}
-      menu={{
-        items: [
-          { key: 'setting', icon: <SettingOutlined />, label: <Link to="/setting">{t('nav.setting')}</Link> },
-          { type: 'divider' },
-          { key: 'logout', icon: <LogoutOutlined />, label: t('auth.logout'), danger: true, onClick: () => void logout() },
-        ],
-      }}
-    >
-      <Button type="text" data-testid="user-menu" className="mg-user-button">
-        <Space size={6}>
-          <Avatar size="small" icon={<UserOutlined aria-hidden />} />
-          <span className="mg-hide-xs">{user.username}</span>
-          <DownOutlined aria-hidden style={{ fontSize: 10 }} />
-        </Space>
-      </Button>
-    </Dropdown>
-  );
-}
-
 export function HeaderActions() {
   const { t } = useTranslation();
   const { user } = useSession();
@@ -90,7 +56,9 @@ export function HeaderActions() {
       <ThemeSwitch />
       <LanguageSwitch />
       {user ? (
-        <UserMenu />
+        <Suspense fallback={null}>
+          <UserMenu />
+        </Suspense>
       ) : (
         <Space size={4}>
           <LinkButton to="/login" type="text">

@@ -18,6 +18,8 @@ describe('side nav on a phone', () => {
     });
     const { router } = renderApp('/token', PLAIN_USER);
     const toggle = await screen.findByTestId('nav-toggle');
+    // The side nav is fetched with the first signed-in page.
+    await screen.findByTestId('side-nav');
     expect(isOpen()).toBe(false);
     fireEvent.click(toggle);
     await waitFor(() => expect(isOpen()).toBe(true));

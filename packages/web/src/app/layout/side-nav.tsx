@@ -13,7 +13,7 @@ import {
   TeamOutlined,
 } from '@ant-design/icons';
 import { Layout, Menu } from 'antd';
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { buildSideNav, type NavIcon } from '../nav-items';
@@ -38,34 +38,6 @@ const ICONS: Record<NavIcon, ReactNode> = {
 // Kept referenced so an icon for a future entry is one edit away.
 
 const available = (path: string) => BUILT_PATHS.has(path);
-
-/** Collapsed state: starts from status.default_collapse_sidebar; on phones the nav is an overlay. */
-export function useSideNavCollapse(narrow: boolean) {
-  const { status } = useStatus();
-  const { pathname } = useLocation();
-  const defaultCollapsed = status.default_collapse_sidebar === true || String(status.default_collapse_sidebar) === 'true';
-  const [collapsed, setCollapsed] = useState(defaultCollapsed || narrow);
-  const touched = useRef(false);
-
-  // The status may arrive after the first render; follow its default until the user toggles.
-  useEffect(() => {
-    if (!touched.current) setCollapsed(defaultCollapsed || narrow);
-  }, [defaultCollapsed, narrow]);
-
-  // On phones the overlay closes once the user picked a destination. Adjusted while rendering
-  // rather than in an effect, so the open overlay is never painted over the new page.
-  const [seen, setSeen] = useState({ pathname, narrow });
-  if (seen.pathname !== pathname || seen.narrow !== narrow) {
-    setSeen({ pathname, narrow });
-    if (narrow) setCollapsed(true);
-  }
-
-  const set = useCallback((value: boolean) => {
-    touched.current = true;
-    setCollapsed(value);
-  }, []);
-  return [collapsed, set] as const;
-}
 
 interface SideNavProps {
   collapsed: boolean;

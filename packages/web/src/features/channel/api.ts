@@ -109,7 +109,7 @@ export async function fetchModelsByType(): Promise<Record<string, string[]>> {
   return map;
 }
 
-export async function fetchUpstreamModels(source: { id: number } | { base_url: string; key: string }): Promise<string[]> {
+export async function fetchUpstreamModels(source: { id: number } | { base_url: string; key: string; type?: number }): Promise<string[]> {
   const data =
     'id' in source
       ? await call('GET /api/channel/fetch_models/:id', { params: { id: source.id } })

@@ -137,11 +137,11 @@ describe('channel drawer', () => {
     expect(screen.getByLabelText('名称')).toBeTruthy();
   });
 
-  it("fetching models is only for OpenAI: 'only OpenAI interface format is supported'", async () => {
+  it('fetching models is only for types that list them (OpenAI, Gemini)', async () => {
     mockApi({ ...side, 'GET /api/channel/': () => ok([]), 'GET /api/channel/:id': () => ok(makeChannel(5, { type: 43 })) });
     renderApp('/channel/edit/5', ROOT_USER);
     await waitFor(() => expect((screen.getByLabelText('名称') as HTMLInputElement).value).toBe('ch-5'));
     fireEvent.click(button(document, '获取模型列表'));
-    expect(await screen.findByText('仅支持 OpenAI 接口格式')).toBeTruthy();
+    expect(await screen.findByText('仅支持 OpenAI 接口格式和 Gemini 渠道')).toBeTruthy();
   });
 });

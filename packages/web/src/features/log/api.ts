@@ -3,7 +3,6 @@ import { call } from '../../lib/api';
 
 export type { LogEntry, LogStat, Paged };
 /** The user behind a log row (admin: clicking a username). */
-export type LogUser = User;
 
 export interface LogFilters {
   /** Unix seconds. */
@@ -63,6 +62,6 @@ export async function clearLogs(timestamp: number): Promise<number> {
   return Number(await call('DELETE /api/log/', { query: { target_timestamp: timestamp }, silent: true })) || 0;
 }
 
-export function fetchLogUser(id: number): Promise<LogUser> {
+export function fetchLogUser(id: number): Promise<User> {
   return call('GET /api/user/:id', { params: { id } });
 }

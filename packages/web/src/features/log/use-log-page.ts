@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import dayjs from 'dayjs';
+import dayjs from '../../lib/dayjs';
 import { useState } from 'react';
 import { getPageSize, setPageSize } from '../../lib/storage';
 import { fetchLogs, fetchLogStat, logKeys, type LogFilters } from './api';

@@ -34,3 +34,8 @@ export function deleteSelf(): Promise<unknown> {
 export function inviteLink(origin: string, code: string): string {
   return `${origin}/register?aff=${encodeURIComponent(code)}`;
 }
+
+/** Moves pending invitation rewards (quota units) into the balance. */
+export function transferInviteRewards(amount: number): Promise<unknown> {
+  return call('POST /api/user/aff_transfer', { body: { quota: amount } });
+}

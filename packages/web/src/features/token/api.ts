@@ -1,10 +1,9 @@
-import type { CreateTokenBody, Token, TokenBody, UpdateTokenBody, UsableGroup } from '@modelgate/shared/api';
+import type { CreateTokenBody, Token, UpdateTokenBody, UsableGroup } from '@modelgate/shared/api';
 import { call } from '../../lib/api';
 
 export type { Token, UsableGroup };
 
 /** One token's fields as the drawer sends them (the server's request schema, every field set). */
-export type TokenInput = Required<TokenBody>;
 
 export interface TokenListQuery {
   /** 1-based page in the UI; the API's `p` is 0-based. */

@@ -39,6 +39,8 @@ describe('buildTokenInputs', () => {
 
   it('rejects a count below 1 and ignores count when editing or unlimited', () => {
     expect(buildTokenInputs({ ...values, count: 0 }, 'create')).toEqual({ problem: 'badCount' });
+    expect(buildTokenInputs({ ...values, rpm_limit: -1 }, 'create')).toEqual({ problem: 'badLimit' });
+    expect(buildTokenInputs({ ...values, tpm_limit: 1.5 }, 'create')).toEqual({ problem: 'badLimit' });
     const edit = buildTokenInputs({ ...values, count: 5 }, 'edit');
     expect('inputs' in edit && edit.inputs).toHaveLength(1);
     const unlimited = buildTokenInputs({ ...values, count: 5, unlimited_quota: true }, 'create');
@@ -76,12 +78,16 @@ describe('tokenToFormValues', () => {
       model_limits: 'gpt-4o, gpt-4o-mini',
       allow_ips: '',
       group: 'vip',
+      rpm_limit: 60,
+      tpm_limit: 0,
     } satisfies Token;
     expect(tokenToFormValues(token)).toMatchObject({
       expiry: '',
       model_limits: ['gpt-4o', 'gpt-4o-mini'],
       group: 'vip',
       remain_quota: 10,
+      rpm_limit: 60,
+      tpm_limit: 0,
     });
   });
 });

@@ -1,7 +1,8 @@
 import { DEFAULT_TOKEN_QUOTA } from '@modelgate/shared';
 import { randomAlphanumeric } from '../../lib/random';
 import { formatExpiry, parseExpiry } from '../../lib/token-expiry';
-import type { Token, TokenInput } from './api';
+import type { TokenBody } from '@modelgate/shared/api';
+import type { Token } from './api';
 
 export interface TokenFormValues {
   name: string;
@@ -14,6 +15,9 @@ export interface TokenFormValues {
   model_limits: string[];
   allow_ips: string;
   group: string;
+  /** Requests and tokens per minute; 0 = no limit. */
+  rpm_limit: number;
+  tpm_limit: number;
 }
 
 export const COUNT_PRESETS = [10, 20, 30, 100];
@@ -28,6 +32,8 @@ export const DEFAULT_TOKEN_VALUES: TokenFormValues = {
   model_limits: [],
   allow_ips: '',
   group: '',
+  rpm_limit: 0,
+  tpm_limit: 0,
 };
 
 export function tokenToFormValues(token: Token): TokenFormValues {
@@ -44,12 +50,14 @@ export function tokenToFormValues(token: Token): TokenFormValues {
       .filter(Boolean),
     allow_ips: token.allow_ips ?? '',
     group: token.group ?? '',
+    rpm_limit: token.rpm_limit ?? 0,
+    tpm_limit: token.tpm_limit ?? 0,
   };
 }
 
-export type TokenFormProblem = 'nameRequired' | 'badExpiry' | 'badQuota' | 'badCount';
+export type TokenFormProblem = 'nameRequired' | 'badExpiry' | 'badQuota' | 'badCount' | 'badLimit';
 
-export type TokenFormResult = { problem: TokenFormProblem } | { inputs: TokenInput[] };
+export type TokenFormResult = { problem: TokenFormProblem } | { inputs: Required<TokenBody>[] };
 
 /**
  * Spec §5 token rules. In create mode returns `count` request bodies: the first keeps the name,
@@ -68,8 +76,11 @@ export function buildTokenInputs(
   if (!values.unlimited_quota && (!Number.isInteger(quota) || quota < 0)) return { problem: 'badQuota' };
   const count = mode === 'create' && !values.unlimited_quota ? Number(values.count ?? 1) : 1;
   if (!Number.isInteger(count) || count < 1) return { problem: 'badCount' };
+  const rpm = Number(values.rpm_limit ?? 0);
+  const tpm = Number(values.tpm_limit ?? 0);
+  if (![rpm, tpm].every((n) => Number.isSafeInteger(n) && n >= 0)) return { problem: 'badLimit' };
 
-  const base: Omit<TokenInput, 'name'> = {
+  const base: Omit<Required<TokenBody>, 'name'> = {
     remain_quota: Number.isInteger(quota) && quota >= 0 ? quota : 0,
     expired_time: expiredTime,
     unlimited_quota: !!values.unlimited_quota,
@@ -81,6 +92,8 @@ export function buildTokenInputs(
       .filter(Boolean)
       .join('\n'),
     group: values.group ?? '',
+    rpm_limit: rpm,
+    tpm_limit: tpm,
   };
   const inputs = Array.from({ length: count }, (_, index) => ({
     ...base,

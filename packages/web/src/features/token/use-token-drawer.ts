@@ -1,8 +1,9 @@
+import type { TokenBody } from '@modelgate/shared/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { showError, showSuccess } from '../../lib/feedback';
-import { createToken, fetchToken, tokenKeys, updateToken, type TokenInput } from './api';
+import { createToken, fetchToken, tokenKeys, updateToken } from './api';
 import { buildTokenInputs, DEFAULT_TOKEN_VALUES, tokenToFormValues, type TokenFormValues } from './token-form';
 
 /** Loading and saving for the token drawer; `tokenId` null means create mode (spec §4). */
@@ -22,7 +23,7 @@ export function useTokenDrawer(form: FormInstance<TokenFormValues>, open: boolea
   const initialValues = mode === 'create' ? DEFAULT_TOKEN_VALUES : token.data ? tokenToFormValues(token.data) : undefined;
 
   const save = useMutation({
-    mutationFn: async (inputs: TokenInput[]) => {
+    mutationFn: async (inputs: Required<TokenBody>[]) => {
       if (mode === 'edit' && token.data) {
         await updateToken({ ...token.data, ...inputs[0], id: token.data.id });
         return;

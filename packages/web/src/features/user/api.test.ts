@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { aUser } from '../../test/fixtures';
-import { applyManageResult, isCancelled, type ManagedUser } from './api';
+import { applyManageResult, isCancelled, type User } from './api';
 
-const base: ManagedUser = aUser(2, { username: 'bob', display_name: 'Bob' });
+const base: User = aUser(2, { username: 'bob', display_name: 'Bob' });
 
 describe('applyManageResult', () => {
   it('takes the status and role the server returned', () => {

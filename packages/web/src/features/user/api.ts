@@ -2,7 +2,7 @@ import type { CreateUserBody, ManageAction, Paged, UpdateUserBody, User } from '
 import { call } from '../../lib/api';
 
 /** A user as the admin screens see it (`DeletedAt` set means the account was cancelled, G3). */
-export type ManagedUser = User;
+export type { User };
 export type { ManageAction, Paged };
 
 export interface UserQuery {
@@ -19,7 +19,7 @@ export const userKeys = {
 };
 
 /** Paged style (console-api.md §5): 1-based `p`; the search endpoint is used once a filter is set. */
-export async function fetchUsers(query: UserQuery): Promise<Paged<ManagedUser>> {
+export async function fetchUsers(query: UserQuery): Promise<Paged<User>> {
   const paging = { p: query.page, page_size: query.pageSize };
   const data =
     query.keyword || query.group
@@ -33,13 +33,12 @@ export async function fetchUsers(query: UserQuery): Promise<Paged<ManagedUser>> 
   };
 }
 
-export function fetchUser(id: number): Promise<ManagedUser> {
+export function fetchUser(id: number): Promise<User> {
   return call('GET /api/user/:id', { params: { id } });
 }
 
-export type NewUser = Required<Pick<CreateUserBody, 'username' | 'display_name' | 'password'>>;
 
-export function createUser(user: NewUser): Promise<unknown> {
+export function createUser(user: CreateUserBody): Promise<unknown> {
   return call('POST /api/user/', { body: user });
 }
 
@@ -53,11 +52,11 @@ export function manageUser(id: number, action: ManageAction): Promise<{ status: 
 
 /** The row after a manage action: delete marks it cancelled; others take the returned status and role. */
 export function applyManageResult(
-  user: ManagedUser,
+  user: User,
   action: ManageAction,
   result: { status?: number; role?: number } | null | undefined,
   now: Date = new Date(),
-): ManagedUser {
+): User {
   if (action === 'delete') return { ...user, DeletedAt: now.toISOString() };
   return {
     ...user,
@@ -66,7 +65,7 @@ export function applyManageResult(
   };
 }
 
-export function isCancelled(user: Partial<Pick<ManagedUser, 'DeletedAt'>>): boolean {
+export function isCancelled(user: Partial<Pick<User, 'DeletedAt'>>): boolean {
   // Loose check on purpose: a server that omits the key must not make every row look deleted (G3).
   return user.DeletedAt != null;
 }

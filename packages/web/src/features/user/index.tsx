@@ -10,7 +10,7 @@ import {
   manageUser,
   userKeys,
   type ManageAction,
-  type ManagedUser,
+  type User,
   type Paged,
   type UserQuery,
 } from './api';
@@ -30,12 +30,12 @@ export default function UserManagementPage() {
   const list = useQuery({ queryKey: listKey, queryFn: () => fetchUsers(query), placeholderData: keepPreviousData });
 
   const manage = useMutation({
-    mutationFn: ({ user, action }: { user: ManagedUser; action: ManageAction }) => manageUser(user.id, action),
+    mutationFn: ({ user, action }: { user: User; action: ManageAction }) => manageUser(user.id, action),
     onSuccess: (result, { user, action }) => {
       showSuccess(t('action.done'));
       // Patch the row in place, like the reference: the list is not refetched, so a deleted user
       // stays visible as cancelled on this page.
-      queryClient.setQueryData<Paged<ManagedUser>>(listKey, (old) =>
+      queryClient.setQueryData<Paged<User>>(listKey, (old) =>
         old && { ...old, items: old.items.map((row) => (row.id === user.id ? applyManageResult(row, action, result) : row)) },
       );
     },

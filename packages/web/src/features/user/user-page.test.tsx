@@ -4,13 +4,13 @@ import { button, buttons, popover } from '../../test/dom';
 import { aUser } from '../../test/fixtures';
 import { done, mockApi, ok, status } from '../../test/mock-api';
 import { renderApp, ROOT_USER } from '../../test/render';
-import type { ManagedUser } from './api';
+import type { User } from './api';
 
-function makeUser(id: number, overrides: Partial<ManagedUser> = {}): ManagedUser {
+function makeUser(id: number, overrides: Partial<User> = {}): User {
   return aUser(id, { quota: 1_000_000, used_quota: 250_000, request_count: 12345, ...overrides });
 }
 
-const paged = (items: ManagedUser[], page = 1, pageSize = 10, total = items.length) =>
+const paged = (items: User[], page = 1, pageSize = 10, total = items.length) =>
   ok({ items, total, page, page_size: pageSize });
 
 const rows = () => Array.from(document.querySelectorAll<HTMLElement>('.ant-table-tbody tr.ant-table-row'));
@@ -119,8 +119,9 @@ describe('user management', () => {
       username: 'user2',
       password: '',
       group: 'default',
-      quota: 750000,
+      add_quota: -250000,
       email: 'u2@example.com',
     });
+    expect(server.find('PUT', '/api/user/')[0].body).not.toHaveProperty('quota');
   });
 });

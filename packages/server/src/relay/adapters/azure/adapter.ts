@@ -1,6 +1,6 @@
 import { ChannelType, channelTypeInfo } from '@modelgate/shared';
 import { OpenAIWireAdapter, trimBase } from '../openai-base.js';
-import type { ChannelTarget, RelayMode } from '../types.js';
+import type { UpstreamCall } from '../types.js';
 import { MODE_PATH } from '../types.js';
 
 const DEFAULT_API_VERSION = channelTypeInfo(ChannelType.Azure)!.defaultOther!;
@@ -20,14 +20,14 @@ class AzureAdapter extends OpenAIWireAdapter {
     });
   }
 
-  override url(ch: ChannelTarget, mode: RelayMode, model: string): string {
-    const deployment = encodeURIComponent(model.replace(/\./g, ''));
-    const version = encodeURIComponent(ch.other.trim() || DEFAULT_API_VERSION);
-    return `${trimBase(ch.baseUrl)}/openai/deployments/${deployment}${MODE_PATH[mode]}?api-version=${version}`;
+  protected override url(call: UpstreamCall): string {
+    const deployment = encodeURIComponent(call.model.replace(/\./g, ''));
+    const version = encodeURIComponent(call.ch.other.trim() || DEFAULT_API_VERSION);
+    return `${trimBase(call.ch.baseUrl)}/openai/deployments/${deployment}${MODE_PATH[call.mode]}?api-version=${version}`;
   }
 
-  override headers(ch: ChannelTarget): Record<string, string> {
-    return { 'api-key': ch.key };
+  protected override headers(call: UpstreamCall): Record<string, string> {
+    return { 'api-key': call.ch.key };
   }
 }
 

@@ -1,5 +1,5 @@
 import { OpenAIWireAdapter } from '../openai-base.js';
-import type { ChannelTarget, RelayMode } from '../types.js';
+import type { UpstreamCall } from '../types.js';
 
 /** Custom (type 8): base_url is the full upstream URL, with `{model}` replaced by the model name. */
 class CustomAdapter extends OpenAIWireAdapter {
@@ -7,8 +7,8 @@ class CustomAdapter extends OpenAIWireAdapter {
     super({ slug: 'custom', types: [8] });
   }
 
-  override url(ch: ChannelTarget, _mode: RelayMode, model: string): string {
-    return ch.baseUrl.replaceAll('{model}', encodeURIComponent(model));
+  protected override url(call: UpstreamCall): string {
+    return call.ch.baseUrl.replaceAll('{model}', encodeURIComponent(call.model));
   }
 }
 

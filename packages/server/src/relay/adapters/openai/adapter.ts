@@ -1,5 +1,5 @@
 import { OpenAIWireAdapter } from '../openai-base.js';
-import type { ChannelTarget, RelayMode } from '../types.js';
+import type { UpstreamCall } from '../types.js';
 import { MODE_PATH } from '../types.js';
 
 export const OPENAI_MODELS = [
@@ -18,24 +18,24 @@ export const OPENAI_MODELS = [
  */
 class OpenAIAdapter extends OpenAIWireAdapter {
   constructor() {
-    super({ slug: 'openai', types: [1], streamOptions: true, models: OPENAI_MODELS });
+    super({ slug: 'openai', types: [1], streamOptions: true, responses: true, models: OPENAI_MODELS });
   }
 
-  override url(ch: ChannelTarget, mode: RelayMode, model: string): string {
-    const base = this.base(ch);
+  protected override url(call: UpstreamCall): string {
+    const base = this.base(call.ch);
     // A Cloudflare AI Gateway base already ends at the provider segment: no /v1 after it.
-    if (base.includes('gateway.ai.cloudflare.com')) return `${base}${MODE_PATH[mode]}`;
-    return super.url(ch, mode, model);
+    if (base.includes('gateway.ai.cloudflare.com')) return `${base}${call.upstream === 'openai-responses' ? '/responses' : MODE_PATH[call.mode]}`;
+    return super.url(call);
   }
 
-  override headers(ch: ChannelTarget, mode: RelayMode): Record<string, string> {
-    const h = super.headers(ch, mode);
-    if (ch.organization) h['openai-organization'] = ch.organization;
+  protected override headers(call: UpstreamCall): Record<string, string> {
+    const h = super.headers(call);
+    if (call.ch.organization) h['openai-organization'] = call.ch.organization;
     return h;
   }
 
-  override prepareBody(body: Record<string, unknown>, mode: RelayMode, model: string): boolean {
-    if (mode === 'chat' && /^o[13]/.test(model) && body.max_tokens !== undefined && body.max_completion_tokens === undefined) {
+  protected override prepareBody(body: Record<string, unknown>, call: UpstreamCall): boolean {
+    if (call.mode === 'chat' && /^o[13]/.test(call.model) && body.max_tokens !== undefined && body.max_completion_tokens === undefined) {
       body.max_completion_tokens = body.max_tokens;
       delete body.max_tokens;
       return true;

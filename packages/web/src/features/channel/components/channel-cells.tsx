@@ -1,6 +1,6 @@
 import { autoDisableInfo, channelStatusTag, channelTypeColor } from '@modelgate/shared';
 import { InputNumber, Tag, Tooltip } from 'antd';
-import dayjs from 'dayjs';
+import dayjs from '../../../lib/dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Channel } from '../api';

@@ -1,4 +1,4 @@
-import { modelsForType } from '@modelgate/shared';
+import { channelTypeInfo, modelsForType } from '@modelgate/shared';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Button, Form, Input, Select, Space } from 'antd';
 import { useState } from 'react';
@@ -29,7 +29,7 @@ export function ModelFields({ mode, channelId }: ModelFieldsProps) {
       const key = String(form.getFieldValue('key') ?? '').trim();
       // Editing without a new key: the server uses the stored key.
       if (mode === 'edit' && channelId !== null && !key) return fetchUpstreamModels({ id: channelId });
-      return fetchUpstreamModels({ base_url: String(form.getFieldValue('base_url') ?? ''), key });
+      return fetchUpstreamModels({ base_url: String(form.getFieldValue('base_url') ?? ''), key, type });
     },
     onSuccess: (models) => {
       form.setFieldValue('models', models);
@@ -38,8 +38,8 @@ export function ModelFields({ mode, channelId }: ModelFieldsProps) {
   });
 
   const fetchFromUpstream = () => {
-    // Spec §5: only OpenAI-format upstreams list their models.
-    if (type !== 1) return showError(t('drawer.fetchOpenAiOnly'));
+    // Spec §5: OpenAI-format upstreams list their models; so does Gemini (through its adapter).
+    if (!channelTypeInfo(type)?.listsModels) return showError(t('drawer.fetchOpenAiOnly'));
     if (mode === 'create' && !String(form.getFieldValue('key') ?? '').trim()) return showError(t('drawer.fillKeyFirst'));
     upstream.mutate();
   };

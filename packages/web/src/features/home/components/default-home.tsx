@@ -1,5 +1,5 @@
 import { Card, Descriptions, Space, Tag, Typography } from 'antd';
-import dayjs from 'dayjs';
+import dayjs from '../../../lib/dayjs';
 import { useTranslation } from 'react-i18next';
 import { LinkButton } from '../../../components/link-button';
 import { useSession } from '../../../app/session';

@@ -1,7 +1,7 @@
 import { DeleteOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, DatePicker, Modal, Typography } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import dayjs, { type Dayjs } from '../../../lib/dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showError, showSuccess } from '../../../lib/feedback';

@@ -1,6 +1,6 @@
 import { SearchOutlined } from '@ant-design/icons';
 import { Button, DatePicker, Form, Grid, Input, Select } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import dayjs, { type Dayjs } from '../../../lib/dayjs';
 import { useTranslation } from 'react-i18next';
 import { LOG_TYPE_FILTERS } from '@modelgate/shared';
 import type { LogFilters } from '../api';

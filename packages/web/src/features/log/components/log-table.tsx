@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button, Empty, Table, Tag, Tooltip, Typography, type TableProps } from 'antd';
-import dayjs from 'dayjs';
+import dayjs from '../../../lib/dayjs';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
 import { GroupTag } from '../../../components/user-tags';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Form, Input, Select, Switch } from 'antd';
+import { Form, Input, InputNumber, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { fetchUserGroups, fetchUserModels, tokenKeys } from '../api';
 
@@ -48,6 +48,12 @@ export function AccessFields() {
       </Form.Item>
       <Form.Item name="group" label={t('field.group')}>
         <Select loading={groups.isPending} options={groupOptions} />
+      </Form.Item>
+      <Form.Item name="rpm_limit" label={t('field.rpmLimit')} extra={t('field.limitHint')}>
+        <InputNumber min={0} precision={0} className="mg-full-width" />
+      </Form.Item>
+      <Form.Item name="tpm_limit" label={t('field.tpmLimit')} extra={t('field.limitHint')}>
+        <InputNumber min={0} precision={0} step={1000} className="mg-full-width" />
       </Form.Item>
     </>
   );

@@ -1,5 +1,5 @@
 import { Empty, Table, Tag, Typography, type TableProps } from 'antd';
-import dayjs from 'dayjs';
+import dayjs from '../../../lib/dayjs';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
 import { formatQuota } from '@modelgate/shared';

@@ -3,7 +3,11 @@ import { useMutation } from '@tanstack/react-query';
 import { Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { showSuccess } from '../../../lib/feedback';
-import { createUser, type NewUser } from '../api';
+import type { CreateUserBody } from '@modelgate/shared/api';
+import { createUser } from '../api';
+
+/** The add-user form: the fields of the create body it asks for, all required. */
+type AddUserValues = Required<Pick<CreateUserBody, 'username' | 'display_name' | 'password'>>;
 
 interface AddUserModalProps {
   open: boolean;
@@ -13,7 +17,7 @@ interface AddUserModalProps {
 
 export function AddUserModal({ open, onClose, onCreated }: AddUserModalProps) {
   const { t } = useTranslation('user');
-  const [form] = Form.useForm<NewUser>();
+  const [form] = Form.useForm<AddUserValues>();
   const mutation = useMutation({
     mutationFn: createUser,
     onSuccess: () => {
@@ -23,7 +27,7 @@ export function AddUserModal({ open, onClose, onCreated }: AddUserModalProps) {
     },
   });
 
-  const submit = (values: NewUser) =>
+  const submit = (values: AddUserValues) =>
     mutation.mutate({
       username: values.username.trim(),
       // The reference falls back to the username when no display name is given.

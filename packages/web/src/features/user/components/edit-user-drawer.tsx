@@ -6,7 +6,8 @@ import { useStatus } from '../../../app/status';
 import { showSuccess } from '../../../lib/feedback';
 import { formatQuota, USERNAME_MAX_LENGTH } from '@modelgate/shared';
 import { useGroups } from '../../../lib/groups';
-import { fetchUser, updateUser, userKeys, type ManagedUser } from '../api';
+import type { UpdateUserBody } from '@modelgate/shared/api';
+import { fetchUser, updateUser, userKeys } from '../api';
 
 interface EditUserDrawerProps {
   userId: number | null;
@@ -21,6 +22,7 @@ interface EditFields {
   group: string;
   quota: number;
   add_quota: number;
+  concurrency_limit: number;
 }
 
 export function EditUserDrawer({ userId, onClose, onSaved }: EditUserDrawerProps) {
@@ -47,12 +49,13 @@ export function EditUserDrawer({ userId, onClose, onSaved }: EditUserDrawerProps
         group: user.data.group,
         quota: user.data.quota,
         add_quota: 0,
+        concurrency_limit: user.data.concurrency_limit ?? 0,
       });
     }
   }, [user.data, form]);
 
   const mutation = useMutation({
-    mutationFn: (payload: ManagedUser & { password: string }) => updateUser(payload),
+    mutationFn: (payload: UpdateUserBody) => updateUser(payload),
     onSuccess: () => {
       showSuccess(t('edit.success'));
       onSaved();
@@ -62,15 +65,20 @@ export function EditUserDrawer({ userId, onClose, onSaved }: EditUserDrawerProps
 
   const submit = (values: EditFields) => {
     if (!user.data) return;
+    const { quota: shown, ...rest } = user.data;
+    const added = Math.trunc((values.quota ?? shown) - shown + (values.add_quota ?? 0));
     mutation.mutate({
-      ...user.data,
+      ...rest,
       id: user.data.id,
       username: values.username.trim(),
       display_name: values.display_name ?? '',
       // An empty password leaves the stored one unchanged (console-api.md §5).
       password: values.password ?? '',
       group: values.group,
-      quota: Math.trunc((values.quota ?? 0) + (values.add_quota ?? 0)),
+      concurrency_limit: Math.max(0, Math.trunc(values.concurrency_limit ?? 0)),
+      // A change is sent as a delta: charges that settle while the drawer is open are kept, and the
+      // server logs what was added. An untouched balance is not sent at all.
+      ...(added !== 0 ? { add_quota: added } : {}),
     });
   };
 
@@ -128,6 +136,9 @@ export function EditUserDrawer({ userId, onClose, onSaved }: EditUserDrawerProps
             extra={t('edit.addQuotaHint', { total: formatQuota(quota + addQuota, quotaDisplay, 6) })}
           >
             <InputNumber precision={0} className="mg-full-width" />
+          </Form.Item>
+          <Form.Item name="concurrency_limit" label={t('field.concurrencyLimit')} extra={t('edit.concurrencyLimitHint')}>
+            <InputNumber min={0} precision={0} className="mg-full-width" />
           </Form.Item>
           {user.data.email && (
             <Typography.Paragraph type="secondary">{t('edit.email', { email: user.data.email })}</Typography.Paragraph>

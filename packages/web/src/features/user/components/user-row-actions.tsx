@@ -1,10 +1,10 @@
 import { Role, UserStatus } from '@modelgate/shared';
 import { Button, Popconfirm, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { ManageAction, ManagedUser } from '../api';
+import type { ManageAction, User } from '../api';
 
 interface UserRowActionsProps {
-  user: ManagedUser;
+  user: User;
   busy: boolean;
   onManage: (action: ManageAction) => void;
   onEdit: () => void;

@@ -4,22 +4,22 @@ import { useStatus } from '../../../app/status';
 import { GroupTag, RoleTag } from '../../../components/user-tags';
 import { formatNumber, formatQuota, userStatusTag } from '@modelgate/shared';
 import { PAGE_SIZE_OPTIONS } from '../../../lib/storage';
-import { isCancelled, type ManageAction, type ManagedUser } from '../api';
+import { isCancelled, type ManageAction, type User } from '../api';
 import { UserRowActions } from './user-row-actions';
 
 interface UserTableProps {
-  users: ManagedUser[];
+  users: User[];
   loading: boolean;
   page: number;
   pageSize: number;
   total: number;
   busyId: number | null;
   onPageChange: (page: number, pageSize: number) => void;
-  onManage: (user: ManagedUser, action: ManageAction) => void;
-  onEdit: (user: ManagedUser) => void;
+  onManage: (user: User, action: ManageAction) => void;
+  onEdit: (user: User) => void;
 }
 
-function UserStatusTag({ user }: { user: ManagedUser }) {
+function UserStatusTag({ user }: { user: User }) {
   const { t } = useTranslation('user');
   if (isCancelled(user)) return <Tag color="default">{t('status.cancelled')}</Tag>;
   const { key, color } = userStatusTag(user.status);
@@ -30,7 +30,7 @@ export function UserTable(props: UserTableProps) {
   const { t } = useTranslation('user');
   const { quotaDisplay } = useStatus();
 
-  const columns: TableProps<ManagedUser>['columns'] = [
+  const columns: TableProps<User>['columns'] = [
     { title: t('column.id'), dataIndex: 'id', width: 70 },
     {
       title: t('column.username'),
@@ -108,7 +108,7 @@ export function UserTable(props: UserTableProps) {
   ];
 
   return (
-    <Table<ManagedUser>
+    <Table<User>
       rowKey="id"
       columns={columns}
       dataSource={props.users}

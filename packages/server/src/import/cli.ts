@@ -1,0 +1,78 @@
+/**
+ * `npm run import -- --from <new-api database> [--dry-run]`: brings a new-api (v0.4.x) database into
+ * the ModelGate database the environment names (SQL_DSN / SQLITE_PATH, as the server reads them),
+ * prints what was imported and what could not be, then reconciles the ledger. Exit status: 0 done
+ * (ledger reconciles), 1 refused or failed (nothing written), 2 bad arguments or environment.
+ */
+import fs from 'node:fs';
+import { ConfigError, loadConfig } from '../config/config.js';
+import { openDb } from '../db/client.js';
+import { formatReconciliation, reconcile } from '../ledger/reconcile.js';
+import { runImport } from './importer.js';
+import { formatImportReport } from './report.js';
+import { ImportError, openSource, parseSourceDsn, type Source } from './source.js';
+
+const USAGE = `usage: npm run import -- --from <new-api database> [--dry-run]
+  <new-api database>: a SQLite file (path, sqlite://path, or "local" for ./one-api.db),
+  postgres://user:pass@host:5432/db, mysql://user:pass@host:3306/db or user:pass@tcp(host:3306)/db
+  The ModelGate database is the one SQL_DSN / SQLITE_PATH name, as for the server.`;
+
+function parseArgs(argv: string[]): { from: string; dryRun: boolean } | string {
+  let from: string | undefined;
+  let dryRun = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--dry-run') dryRun = true;
+    else if (a === '--from') from = argv[++i];
+    else if (a.startsWith('--from=')) from = a.slice(7);
+    else if (a === '--help' || a === '-h') return USAGE;
+    else return `unknown argument ${a}\n${USAGE}`;
+  }
+  return from ? { from, dryRun } : `--from is required\n${USAGE}`;
+}
+
+async function main(): Promise<number> {
+  const args = parseArgs(process.argv.slice(2));
+  if (typeof args === 'string') {
+    console.error(args);
+    return args === USAGE ? 0 : 2;
+  }
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(`[import] ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+  const dsn = parseSourceDsn(args.from);
+  if (dsn.kind === 'sqlite' && !config.sqlDsn && dsn.location === config.sqlitePath) {
+    console.error('[import] --from names the ModelGate database itself');
+    return 2;
+  }
+  const source: Source = await openSource(dsn);
+  // A dry run must not even create the SQLite file: an absent database is an empty one.
+  const absent = args.dryRun && !config.sqlDsn && !fs.existsSync(config.sqlitePath);
+  const target = await openDb(absent ? { ...config, sqlitePath: ':memory:' } : config);
+  try {
+    const report = await runImport(source, target, { dryRun: args.dryRun });
+    for (const line of formatImportReport(report)) console.log(line);
+    if (args.dryRun) return report.conflicts.length ? 1 : 0;
+    const r = await reconcile(target.db);
+    for (const line of formatReconciliation(r)) console.log(line);
+    return r.ok ? 0 : 1;
+  } finally {
+    await source.close();
+    await target.destroy();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err instanceof ImportError ? `[import] ${err.message}` : `[import] failed: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);

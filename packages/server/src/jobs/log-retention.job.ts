@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { deleteOlderThan } from '../db/batched-delete.js';
+
+/** The part of the application context this file uses. */
+type Deps = Pick<AppContext, 'config' | 'cluster' | 'options' | 'db'>;
+
+export const LOG_RETENTION_EVERY_MS = 60 * 60_000;
+const DAY_SEC = 24 * 3600;
+
+/** Task states after which a row is history (an unfinished task may still be refunded). */
+const FINISHED = ['SUCCESS', 'FAILURE'] as const;
+
+/**
+ * Deletes usage logs, and finished Midjourney and async task rows, older than LogRetentionDays
+ * (0: keep everything). Returns how many rows went. Batched (db/batched-delete.ts), so the relay
+ * keeps settling while it runs.
+ */
+export async function runLogRetention(ctx: Pick<Deps, 'options' | 'db'>, signal?: AbortSignal, nowSec = Math.floor(Date.now() / 1000)): Promise<number> {
+  const days = ctx.options.num('LogRetentionDays');
+  if (!(days > 0)) return 0;
+  const before = nowSec - Math.floor(days * DAY_SEC);
+  let n = await deleteOlderThan(ctx.db, 'logs', before, { signal });
+  for (const table of ['midjourneys', 'tasks'] as const) {
+    if (signal?.aborted) break;
+    n += await deleteOlderThan(ctx.db, table, before, { statuses: FINISHED, signal });
+  }
+  return n;
+}
+
+/** Hourly, on master nodes, one node at a time (a job lock); also once at start-up. */
+export function registerLogRetentionJobs(app: FastifyInstance, ctx: Deps): void {
+  if (ctx.config.nodeType !== 'master') return;
+  const stop = ctx.cluster.scheduler.every(
+    'log-retention',
+    LOG_RETENTION_EVERY_MS,
+    async (signal) => {
+      const n = await runLogRetention(ctx, signal);
+      if (n) app.log.info({ deleted: n, days: ctx.options.num('LogRetentionDays') }, `log retention deleted ${n} usage log row(s)`);
+    },
+    { runAtStart: true },
+  );
+  app.addHook('onClose', async () => stop());
+}

@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
+import type { AppContext } from '../context.js';
+
+/** The part of the application context this file uses. */
+type Deps = Pick<AppContext, 'metrics' | 'options'>;
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * `GET /metrics` in Prometheus text format, for a scraper holding the MetricsToken option as a
+ * bearer token; off (404) while that option is empty. Every other answered request is counted by
+ * method, route pattern and status (relay streams are counted by the relay's own metrics).
+ */
+export function metricsRoutes(app: FastifyInstance, ctx: Deps): void {
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url;
+    if (route) ctx.metrics.httpAnswered(req.method, route, reply.statusCode);
+  });
+
+  app.get('/metrics', async (req, reply) => {
+    const token = ctx.options.str('MetricsToken');
+    reply.header('Cache-Control', 'no-store');
+    if (!token) return reply.code(404).send({ error: 'metrics are disabled: set the MetricsToken option to enable GET /metrics' });
+    const given = (req.headers.authorization ?? '').replace(/^Bearer\s+/i, '').trim();
+    if (!given || !sameSecret(given, token)) {
+      return reply.code(401).header('WWW-Authenticate', 'Bearer realm="metrics"').send({ error: 'a valid bearer token (the MetricsToken option) is required' });
+    }
+    return reply.type(ctx.metrics.contentType).send(await ctx.metrics.text());
+  });
+}

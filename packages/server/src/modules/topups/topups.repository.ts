@@ -1,0 +1,88 @@
+import { TopUpStatus, type TopUpOrder } from '@modelgate/shared/api';
+import type { Transaction } from 'kysely';
+import type { Db } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/dialect.js';
+import type { Database } from '../../db/schema.js';
+
+export interface NewOrder {
+  user_id: number;
+  amount: number;
+  quota: number;
+  money: number;
+  trade_no: string;
+  payment_method: string;
+  create_time: number;
+}
+
+const COLUMNS = ['t.id', 't.user_id', 't.amount', 't.quota', 't.money', 't.trade_no', 't.payment_method', 't.create_time', 't.complete_time', 't.status'] as const;
+
+function order(row: Record<string, unknown>): TopUpOrder {
+  return {
+    id: Number(row.id),
+    user_id: Number(row.user_id),
+    username: row.username == null ? '' : String(row.username),
+    amount: Number(row.amount),
+    quota: Number(row.quota),
+    money: Number(row.money),
+    trade_no: String(row.trade_no),
+    payment_method: String(row.payment_method ?? ''),
+    create_time: Number(row.create_time),
+    complete_time: Number(row.complete_time),
+    status: String(row.status),
+  };
+}
+
+/** Online top-up orders (`top_ups`). */
+export class TopUpsRepository {
+  constructor(private readonly handle: Db) {}
+
+  private base() {
+    return this.handle.db.selectFrom('top_ups as t').leftJoin('users as u', 'u.id', 't.user_id');
+  }
+
+  /** Inserts a pending order; false when the trade number is taken (the caller draws another). */
+  async insert(o: NewOrder): Promise<boolean> {
+    try {
+      await this.handle.db.insertInto('top_ups').values({ ...o, status: TopUpStatus.Pending }).execute();
+      return true;
+    } catch (err) {
+      if (isUniqueViolation(err)) return false;
+      throw err;
+    }
+  }
+
+  async findByTradeNo(tradeNo: string, userId?: number): Promise<TopUpOrder | undefined> {
+    let q = this.base().select([...COLUMNS, 'u.username']).where('t.trade_no', '=', tradeNo);
+    if (userId !== undefined) q = q.where('t.user_id', '=', userId);
+    const row = await q.executeTakeFirst();
+    return row ? order(row) : undefined;
+  }
+
+  /**
+   * Pending → success, once: the transaction's first statement and its only guard besides the
+   * ledger's unique reference. A replayed or concurrent notification finds nothing to change.
+   */
+  async markPaid(t: Transaction<Database>, tradeNo: string, now: number): Promise<boolean> {
+    const r = await t
+      .updateTable('top_ups')
+      .set({ status: TopUpStatus.Success, complete_time: now })
+      .where('trade_no', '=', tradeNo)
+      .where('status', '=', TopUpStatus.Pending)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** Newest first; `keyword` is part of a trade number or a username, `status` pending or success. */
+  async search(f: { keyword?: string; status?: string; offset: number; limit: number }): Promise<{ items: TopUpOrder[]; total: number }> {
+    let q = this.base();
+    const keyword = f.keyword?.trim() ?? '';
+    if (keyword) q = q.where((eb) => eb.or([eb('t.trade_no', 'like', `%${keyword}%`), eb('u.username', '=', keyword)]));
+    const status = f.status?.trim() ?? '';
+    if (status) q = q.where('t.status', '=', status);
+    const [rows, count] = await Promise.all([
+      q.select([...COLUMNS, 'u.username']).orderBy('t.id', 'desc').limit(f.limit).offset(f.offset).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { items: rows.map(order), total: Number(count.n) };
+  }
+}

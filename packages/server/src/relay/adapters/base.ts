@@ -1,0 +1,143 @@
+import { converterFor, specOf, streamConverterFor } from '../formats/registry.js';
+import { sseEvents } from '../formats/sse.js';
+import type { ConvertContext, WireError, WireFormat } from '../formats/types.js';
+import { credentialsDead, defaultRetryable } from '../upstream.js';
+import { isObj } from '../formats/shared/wire.js';
+import type { Adapter, ChannelTarget, ConvertedReply, ModelListRequest, RelayMode, RequestInput, StreamTransformer, UpstreamCall, UpstreamError, UpstreamRequest } from './types.js';
+
+export type { ModelListRequest } from './types.js';
+
+/**
+ * The shared base of every adapter: formats are composed from `relay/formats/` — passthrough when
+ * the caller's format is one the upstream speaks, else the registered converter — so an adapter
+ * only says where requests go, how they authenticate, its body quirks and how to read its errors.
+ */
+export abstract class AdapterBase implements Adapter {
+  readonly contract = 2 as const;
+  abstract readonly slug: string;
+  abstract readonly types: readonly number[];
+  abstract readonly defaultBaseUrl: string;
+  abstract readonly formats: Partial<Record<RelayMode, readonly WireFormat[]>>;
+  abstract readonly streamOptions: boolean;
+  abstract readonly models: readonly string[];
+  private modeSet: ReadonlySet<RelayMode> | undefined;
+
+  get modes(): ReadonlySet<RelayMode> {
+    this.modeSet ??= new Set(Object.keys(this.formats) as RelayMode[]);
+    return this.modeSet;
+  }
+
+  /** The full upstream URL of a call. */
+  protected abstract url(call: UpstreamCall): string;
+  /** Reads an error body into its parts (status as received). */
+  protected abstract parseError(status: number, body: string): WireError;
+
+  /** Authentication and other upstream headers. */
+  protected headers(_call: UpstreamCall): Record<string, string> {
+    return {};
+  }
+
+  /** Vendor body quirks on the final upstream body; true when it changed anything. */
+  protected prepareBody(_body: Record<string, unknown>, _call: UpstreamCall): boolean {
+    return false;
+  }
+
+  /** The retry table (reference §3.3), judged on the mapped status. */
+  retryable(status: number): boolean {
+    return defaultRetryable(status);
+  }
+
+  protected disablesChannel(err: WireError): boolean {
+    return credentialsDead(err);
+  }
+
+  upstreamFormat(mode: RelayMode, inbound: WireFormat): WireFormat | undefined {
+    const list = this.formats[mode];
+    if (!list) return undefined;
+    return list.includes(inbound) ? inbound : list.find((f) => converterFor(inbound, f) !== undefined);
+  }
+
+  buildRequest(call: UpstreamCall, input: RequestInput): UpstreamRequest {
+    return { url: this.url(call), headers: this.headers(call), body: this.body(call, input) };
+  }
+
+  sign(req: UpstreamRequest, _call: UpstreamCall): UpstreamRequest | Promise<UpstreamRequest> {
+    return req;
+  }
+
+  /** The caller's bytes unless conversion, model mapping, a usage request, a token cap or a quirk must change them. */
+  protected body(call: UpstreamCall, input: RequestInput): Buffer | string {
+    if (!input.body) {
+      if (call.model === input.callerModel || !input.multipartModel) return input.raw;
+      const { start, end } = input.multipartModel;
+      return Buffer.concat([input.raw.subarray(0, start), Buffer.from(call.model), input.raw.subarray(end)]);
+    }
+    const spec = specOf(call.upstream);
+    let body: Record<string, unknown>;
+    let changed = false;
+    if (call.inbound === call.upstream) {
+      body = { ...input.body };
+      // Formats that name the model in the URL (Gemini) have nothing to rewrite in the body.
+      if (call.model !== input.callerModel && (spec?.setModel || !spec)) {
+        if (spec?.setModel) spec.setModel(body, call.model);
+        else body.model = call.model;
+        changed = true;
+      }
+    } else {
+      const converter = converterFor(call.inbound, call.upstream);
+      if (!converter) throw new Error(`no converter ${call.inbound} → ${call.upstream}`);
+      body = converter.request(input.body, input.cx);
+      changed = true;
+    }
+    if (call.stream && spec?.streamUsage && spec.streamUsage(body, this.streamOptions)) changed = true;
+    if (input.maxTokens !== undefined && spec) {
+      // A clamped reservation: ask for no more than it pays for (docs/ledger.md, spend limits).
+      spec.setMaxTokens(body, input.maxTokens, call.model);
+      changed = true;
+    }
+    if (this.prepareBody(body, call)) changed = true;
+    return changed ? JSON.stringify(body) : input.raw;
+  }
+
+  convertResponse(call: UpstreamCall, json: Record<string, unknown>, cx: ConvertContext): ConvertedReply | undefined {
+    const spec = specOf(call.upstream);
+    const converter = call.inbound === call.upstream ? undefined : converterFor(call.inbound, call.upstream);
+    if (!spec) {
+      // A non-text mode in another vendor's format (Gemini embeddings): its body converted, usage counted.
+      if (!converter) return undefined;
+      const body = converter.response(json, cx);
+      return { body, usage: undefined, text: () => '', withUsage: converter.withUsage ? (u) => converter.withUsage!(body, u) : undefined };
+    }
+    return { body: converter?.response(json, cx), usage: spec.usage(json), text: () => spec.responseText(json) };
+  }
+
+  isErrorReply(call: UpstreamCall, json: Record<string, unknown>): boolean {
+    const spec = specOf(call.upstream);
+    // OpenAI's non-text modes: some compatible vendors answer 200 with an error object.
+    return spec ? (spec.embeddedError?.(json) ?? false) : !!json.error && typeof json.error === 'object';
+  }
+
+  streamTransformer(call: UpstreamCall, cx: ConvertContext): StreamTransformer {
+    const spec = specOf(call.upstream);
+    if (!spec) throw new Error(`format ${call.upstream} does not stream`);
+    const converter = call.inbound === call.upstream ? undefined : streamConverterFor(call.inbound, call.upstream);
+    return { events: sseEvents, reader: spec.reader(), writer: converter ? converter.stream(cx) : spec.passthrough(cx) };
+  }
+
+  /** The OpenAI way (`GET {base}/v1/models`, Bearer key); adapters of other formats override it. */
+  modelListRequest(ch: ChannelTarget, _pageToken?: string): ModelListRequest {
+    const base = (ch.baseUrl || this.defaultBaseUrl || 'https://api.openai.com').replace(/\/+$/, '');
+    return { url: `${base}/v1/models`, headers: { authorization: `Bearer ${ch.key}` } };
+  }
+
+  /** `{data:[{id}]}` → the ids. */
+  readModelList(json: unknown): { models: string[]; next?: string } {
+    const data = isObj(json) && Array.isArray(json.data) ? json.data : [];
+    return { models: data.map((m) => (isObj(m) ? String(m.id ?? '') : '')).filter(Boolean) };
+  }
+
+  classifyError(status: number, upstreamStatus: number, body: string): UpstreamError {
+    const parsed = { ...this.parseError(upstreamStatus, body), status };
+    return { ...parsed, retryable: this.retryable(status), disablesChannel: this.disablesChannel(parsed) };
+  }
+}

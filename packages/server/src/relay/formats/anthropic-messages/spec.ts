@@ -1,0 +1,34 @@
+import type { FormatSpec } from '../types.js';
+import { messagesPromptAsChat } from './count.js';
+import { anthropicErrorBody } from './errors.js';
+import { anthropicPassthrough, anthropicReader, anthropicUsage } from './stream.js';
+
+/** Reply text of a Messages response (text, thinking, tool names and inputs), for local counting. */
+export function messageText(json: Record<string, unknown>): string {
+  const content = Array.isArray(json.content) ? (json.content as Array<Record<string, unknown>>) : [];
+  let text = '';
+  for (const b of content) {
+    if (typeof b.text === 'string') text += b.text;
+    else if (typeof b.thinking === 'string') text += b.thinking;
+    else if (b.type === 'tool_use') text += `${typeof b.name === 'string' ? b.name : ''}${JSON.stringify(b.input ?? {})}`;
+  }
+  return text;
+}
+
+/** The Anthropic Messages API (providers-international §1). */
+export const anthropicMessages: FormatSpec = {
+  name: 'anthropic-messages',
+  setModel(body, model) {
+    body.model = model;
+  },
+  setMaxTokens(body, n) {
+    body.max_tokens = n;
+  },
+  usage: (json) => anthropicUsage(json.usage),
+  responseText: messageText,
+  promptAsChat: messagesPromptAsChat,
+  embeddedError: (json) => json.type === 'error',
+  reader: anthropicReader,
+  passthrough: anthropicPassthrough,
+  errorBody: anthropicErrorBody,
+};

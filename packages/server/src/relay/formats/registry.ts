@@ -1,0 +1,64 @@
+import { anthropicOpenAI } from './anthropic-openai/index.js';
+import { anthropicMessages } from './anthropic-messages/spec.js';
+import { composeThroughChat } from './compose.js';
+import { openAIEmbeddingsGemini } from './gemini/embeddings.js';
+import { geminiSpec } from './gemini/spec.js';
+import { geminiOpenAI } from './gemini-openai/index.js';
+import { openAIAnthropic } from './openai-anthropic/index.js';
+import { openAIChat, openAICompletions, openAIErrorBody } from './openai-chat/spec.js';
+import { openAIGemini } from './openai-gemini/index.js';
+import { openAIResponses } from './openai-responses/spec.js';
+import { responsesOpenAI } from './responses-openai/index.js';
+import type { BodyConverter, FormatConverter, FormatSpec, TextFormat, WireError, WireFormat } from './types.js';
+
+/** Text formats ModelGate reads and writes. A new format is one folder and one line here. */
+const SPECS: Partial<Record<TextFormat, FormatSpec>> = {
+  'openai-chat': openAIChat,
+  'openai-completions': openAICompletions,
+  'anthropic-messages': anthropicMessages,
+  gemini: geminiSpec,
+  'openai-responses': openAIResponses,
+};
+
+/**
+ * Converters `<caller>-<upstream>`: the one registration point, shared by every adapter. Every
+ * text format converts to and from OpenAI chat; a pair with no converter of its own (Gemini ↔
+ * Anthropic, Responses → Gemini, …) is composed through OpenAI chat (compose.ts).
+ */
+const CONVERTERS: readonly FormatConverter[] = [openAIAnthropic, anthropicOpenAI, openAIGemini, geminiOpenAI, responsesOpenAI];
+/** Body-only converters of the non-text modes (embeddings). */
+const BODY_CONVERTERS: readonly BodyConverter[] = [openAIEmbeddingsGemini];
+
+const key = (from: WireFormat, to: WireFormat) => `${from}>${to}`;
+const BY_PAIR = new Map<string, BodyConverter>();
+for (const c of [...CONVERTERS, ...BODY_CONVERTERS]) {
+  if (BY_PAIR.has(key(c.from, c.to))) throw new Error(`converter ${key(c.from, c.to)} registered twice`);
+  BY_PAIR.set(key(c.from, c.to), c);
+}
+const TEXT = new Map<string, FormatConverter>(CONVERTERS.map((c) => [key(c.from, c.to), c]));
+
+export function specOf(format: WireFormat): FormatSpec | undefined {
+  return SPECS[format as TextFormat];
+}
+
+/** The text converter of a pair: registered, else composed through OpenAI chat (built once). */
+export function streamConverterFor(from: WireFormat, to: WireFormat): FormatConverter | undefined {
+  const k = key(from, to);
+  const found = TEXT.get(k);
+  if (found || from === to) return found;
+  const first = TEXT.get(key(from, 'openai-chat'));
+  const second = TEXT.get(key('openai-chat', to));
+  if (!first || !second) return undefined;
+  const composed = composeThroughChat(first, second, specOf('openai-chat')!);
+  TEXT.set(k, composed);
+  return composed;
+}
+
+export function converterFor(from: WireFormat, to: WireFormat): BodyConverter | undefined {
+  return BY_PAIR.get(key(from, to)) ?? streamConverterFor(from, to);
+}
+
+/** An error body in the caller's format (OpenAI's for every OpenAI-shaped mode). */
+export function errorBodyFor(format: WireFormat, err: WireError): Record<string, unknown> {
+  return (specOf(format)?.errorBody ?? openAIErrorBody)(err);
+}

@@ -1,0 +1,117 @@
+import { request as undiciRequest } from 'undici';
+import { adapterFor } from './adapters/registry.js';
+import type { UpstreamCall } from './adapters/types.js';
+import { imageQuota, usageQuota } from './billing/pricing.js';
+import type { RuntimeChannel } from './channel-cache.js';
+import type { ConvertContext } from './formats/types.js';
+import { localError } from './relay-error.js';
+import { hijack, rawHeaders } from './relay-reply.js';
+import { failure, type Attempt, type Run } from './relay-run.js';
+import { settle } from './relay-settle.js';
+import { relayBinary, relayStream } from './relay-stream.js';
+import { mapStatus } from './upstream.js';
+import { bufferedUsage } from './usage-count.js';
+
+/**
+ * The upstream's error message as the client may see it: a rejected-credentials message names the
+ * channel's key (OpenAI echoes a masked form), so it is replaced; any literal key is blanked.
+ */
+export function clientSafeMessage(message: string, status: number, key: string): string {
+  if ((status === 401 || status === 403) && /key|token|credential|auth/i.test(message)) {
+    return `the upstream rejected the channel's credentials (status ${status})`;
+  }
+  return key && key.length >= 8 ? message.split(key).join('***') : message;
+}
+
+function convertContext(run: Run, model: string): ConvertContext {
+  const { input } = run;
+  return { lang: run.lang, model, callerModel: input.model, clientWantsUsage: input.clientWantsUsage, requestId: run.requestId, stream: input.stream, jsonArray: input.jsonArray, callerBody: input.body };
+}
+
+/** One attempt on one channel: build (and sign) the adapter's request, forward, read the reply back. */
+export async function attemptOnce(run: Run, ch: RuntimeChannel): Promise<Attempt> {
+  const { ctx, input } = run;
+  const adapter = adapterFor(ch.type);
+  const upstream = adapter?.upstreamFormat(input.mode, input.format);
+  if (!adapter || !upstream) {
+    return failure(501, 'new_api_error', 'channel_unsupported', `${localError(run.lang, 501, 'RELAY_UNSUPPORTED').message} (channel #${ch.id})`, true);
+  }
+  const model = ch.modelMapping?.[input.model] ?? input.model;
+  const call: UpstreamCall = { ch: ch.target, mode: input.mode, inbound: input.format, upstream, model, stream: input.stream, clientHeaders: run.req.headers };
+  const cx = convertContext(run, model);
+  // A request the upstream format cannot express is refused here (a local 400, never retried).
+  const built = adapter.buildRequest(call, { body: input.body, raw: input.raw, contentType: input.contentType, multipartModel: input.multipartModel, callerModel: input.model, maxTokens: run.maxTokensOverride, cx });
+  const signed = await adapter.sign(built, call);
+  const headers: Record<string, string> = {
+    'content-type': input.body ? 'application/json' : input.contentType,
+    accept: input.stream ? 'text/event-stream' : String(run.req.headers.accept ?? 'application/json'),
+    ...signed.headers,
+  };
+  // Only streamed replies are cut off when the client leaves; a buffered reply runs to the end.
+  const abort = input.stream || input.mode === 'speech' ? new AbortController() : undefined;
+  let res: Awaited<ReturnType<typeof undiciRequest>>;
+  const sentAt = Date.now();
+  try {
+    res = await undiciRequest(signed.url, {
+      method: 'POST',
+      headers,
+      body: signed.body,
+      dispatcher: ctx.relay.agent,
+      signal: abort?.signal,
+      headersTimeout: input.stream ? ctx.relay.streamHeadersTimeoutMs : undefined,
+    });
+  } catch (err) {
+    run.req.log.warn({ err, channel: ch.id }, 'upstream request failed');
+    if ((err as { code?: string }).code === 'UND_ERR_HEADERS_TIMEOUT') {
+      // Nothing reached the client yet, so another channel can still answer: retryable, unlike an upstream 504.
+      return failure(504, 'new_api_error', 'upstream_timeout', `${localError(run.lang, 504, 'RELAY_UPSTREAM_FAILED').message} (first byte timeout)`, true);
+    }
+    return failure(500, 'new_api_error', 'do_request_failed', localError(run.lang, 500, 'RELAY_UPSTREAM_FAILED').message, adapter.retryable(500));
+  }
+  const status = res.statusCode;
+  ctx.relay.observer.upstreamAnswered({ channel: ch.id, status, ms: Date.now() - sentAt });
+  if (status < 200 || status >= 300) {
+    const text = await res.body.text().catch(() => '');
+    const ue = adapter.classifyError(mapStatus(status, ch.statusCodeMapping), status, text);
+    return failure(ue.status, ue.type, ue.code, clientSafeMessage(ue.message, status, ch.target.key), ue.retryable, ue);
+  }
+  const contentType = String(res.headers['content-type'] ?? '');
+  if (abort && input.stream && contentType.includes('text/event-stream')) return relayStream(run, ch, res.body, abort, sentAt, adapter.streamTransformer(call, cx), (s) => adapter.retryable(s));
+  if (abort && input.mode === 'speech') return relayBinary(run, ch, res.body, contentType, abort, sentAt);
+
+  let buf: Buffer;
+  try {
+    buf = Buffer.from(await res.body.arrayBuffer());
+  } catch {
+    return failure(500, 'new_api_error', 'read_response_body_failed', localError(run.lang, 500, 'RELAY_UPSTREAM_FAILED').message, true);
+  }
+  let json: Record<string, unknown> | undefined;
+  if (buf.length && (contentType.includes('json') || buf[0] === 0x7b)) {
+    try {
+      const v = JSON.parse(buf.toString('utf8')) as unknown;
+      json = v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    } catch {
+      json = undefined;
+    }
+  }
+  if (json && adapter.isErrorReply(call, json)) {
+    // A 200 that carries an error object (some OpenAI-compatible vendors): a failure, not a reply.
+    const ue = adapter.classifyError(500, 500, buf.toString('utf8'));
+    return failure(500, ue.type, ue.code, ue.message, true, ue);
+  }
+  const reply = json ? adapter.convertResponse(call, json, cx) : undefined;
+  const usage = await bufferedUsage(input, json, buf, reply);
+  if (reply?.body && !reply.usage) reply.withUsage?.(usage);
+  const charge = input.mode === 'images' ? imageQuota(run.price, input.image!) : usageQuota(run.price, usage);
+  await settle(run, ch, usage, charge, -1000, Date.now() - sentAt);
+  const out = reply?.body ? Buffer.from(JSON.stringify(reply.body)) : buf;
+  // Written on the raw socket: fastify's send path (onSend hooks, serialiser checks) has nothing
+  // to add to bytes that are already final, and this also answers after an earlier attempt hijacked.
+  hijack(run.reply);
+  const raw = run.reply.raw;
+  if (!raw.destroyed) {
+    raw.writeHead(status, rawHeaders(run.requestId, { 'content-type': reply?.body ? 'application/json' : contentType || 'application/json', 'content-length': out.length }));
+    raw.end(out);
+  }
+  return { ok: true };
+}

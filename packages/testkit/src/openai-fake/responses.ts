@@ -1,0 +1,94 @@
+import { invalidRequest, missingParam, type RequestContext } from './context.js';
+import { sendJson, sendSse } from './respond.js';
+import { FAKE_TOOL_ARGUMENTS, splitInto } from './tools.js';
+import { countFakeTokens, fakeReplyWords } from './usage.js';
+import { isRecord, makeId, nowSeconds } from './util.js';
+
+/**
+ * `POST /v1/responses` (OpenAI's Responses API; providers-international §9), with the chat fake's
+ * token rules: input_tokens = words of `instructions` and every input text (function outputs and
+ * call arguments included), output_tokens = reply words (a function call counts chunkCount).
+ */
+function inputText(input: unknown): string {
+  if (typeof input === 'string') return input;
+  if (!Array.isArray(input)) return '';
+  return input
+    .map((item: unknown) => {
+      if (typeof item === 'string') return item;
+      if (!isRecord(item)) return '';
+      if (item.type === 'function_call') return String(item.arguments ?? '');
+      if (item.type === 'function_call_output') return typeof item.output === 'string' ? item.output : '';
+      if (typeof item.content === 'string') return item.content;
+      return Array.isArray(item.content) ? item.content.map((p: unknown) => (isRecord(p) && typeof p.text === 'string' ? p.text : '')).join(' ') : '';
+    })
+    .join(' ');
+}
+
+/** The function the fake calls: a forced tool_choice, else a last user turn about the weather with no output after it. */
+function chooseFunction(body: Record<string, unknown>): string | null {
+  const names = (Array.isArray(body.tools) ? body.tools : []).filter((t): t is Record<string, unknown> => isRecord(t) && t.type === 'function').map((t) => String(t.name));
+  if (!names.length) return null;
+  const choice = body.tool_choice;
+  if (isRecord(choice) && choice.type === 'function' && typeof choice.name === 'string') return choice.name;
+  if (choice === 'none') return null;
+  if (choice === 'required') return names[0]!;
+  const items = Array.isArray(body.input) ? body.input : [body.input];
+  const last: unknown = items.at(-1);
+  if (isRecord(last) && last.type === 'function_call_output') return null;
+  if (!/\bweather\b/iu.test(inputText([last]))) return null;
+  return names.find((n) => n.toLowerCase().includes('weather')) ?? names[0]!;
+}
+
+function validate(body: unknown): asserts body is Record<string, unknown> {
+  if (!isRecord(body) || typeof body.model !== 'string') throw missingParam('model');
+  if (body.input === undefined) throw missingParam('input');
+  if (body.messages !== undefined) throw invalidRequest("Unknown parameter: 'messages'.", 'messages', 'unknown_parameter');
+  for (const [i, t] of (Array.isArray(body.tools) ? body.tools : []).entries()) {
+    // Responses tools are flat: a chat-style `{type, function:{…}}` is refused, as OpenAI does.
+    if (isRecord(t) && t.type === 'function' && typeof t.name !== 'string') throw missingParam(`tools[${i}].name`);
+  }
+}
+
+export async function handleResponses(ctx: RequestContext): Promise<void> {
+  const body = ctx.body;
+  validate(body);
+  const { state } = ctx;
+  const id = makeId('resp_', state.nextId());
+  const fn = chooseFunction(body);
+  const max = typeof body.max_output_tokens === 'number' ? body.max_output_tokens : Infinity;
+  const words = fn ? [] : fakeReplyWords(Math.min(state.chunkCount, max));
+  const truncated = !fn && words.length < state.chunkCount;
+  const input = countFakeTokens(`${typeof body.instructions === 'string' ? body.instructions : ''} ${inputText(body.input)}`);
+  const output = fn ? state.chunkCount : words.length;
+  const usage = { input_tokens: input, input_tokens_details: { cached_tokens: 0 }, output_tokens: output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: input + output };
+  const text = words.join(' ');
+  const msgId = makeId('msg_', state.nextId());
+  const call = fn ? { type: 'function_call', id: makeId('fc_', state.nextId()), call_id: makeId('call_', state.nextId()), name: fn, arguments: FAKE_TOOL_ARGUMENTS, status: 'completed' } : null;
+  const message = { type: 'message', id: msgId, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] };
+  const base = { id, object: 'response', created_at: nowSeconds(), error: null, model: body.model, tools: body.tools ?? [], parallel_tool_calls: true, tool_choice: body.tool_choice ?? 'auto', text: { format: { type: 'text' } } };
+  const final = { ...base, status: truncated ? 'incomplete' : 'completed', incomplete_details: truncated ? { reason: 'max_output_tokens' } : null, output: [call ?? message], usage };
+  if (body.stream !== true) return sendJson(ctx, final);
+  let seq = 0;
+  const ev = (type: string, data: Record<string, unknown>) => JSON.stringify({ type, sequence_number: seq++, ...data });
+  function* frames(): Generator<string> {
+    const progress = { ...base, status: 'in_progress', incomplete_details: null, output: [], usage: null };
+    yield ev('response.created', { response: progress });
+    yield ev('response.in_progress', { response: progress });
+    if (call) {
+      yield ev('response.output_item.added', { output_index: 0, item: { ...call, arguments: '', status: 'in_progress' } });
+      for (const delta of splitInto(FAKE_TOOL_ARGUMENTS, state.chunkCount)) yield ev('response.function_call_arguments.delta', { item_id: call.id, output_index: 0, delta });
+      yield ev('response.function_call_arguments.done', { item_id: call.id, output_index: 0, arguments: FAKE_TOOL_ARGUMENTS });
+      yield ev('response.output_item.done', { output_index: 0, item: call });
+    } else {
+      const at = { item_id: msgId, output_index: 0, content_index: 0 };
+      yield ev('response.output_item.added', { output_index: 0, item: { ...message, status: 'in_progress', content: [] } });
+      yield ev('response.content_part.added', { ...at, part: { type: 'output_text', text: '', annotations: [] } });
+      for (const [i, w] of words.entries()) yield ev('response.output_text.delta', { ...at, delta: i === 0 ? w : ` ${w}`, logprobs: [] });
+      yield ev('response.output_text.done', { ...at, text, logprobs: [] });
+      yield ev('response.content_part.done', { ...at, part: message.content[0] });
+      yield ev('response.output_item.done', { output_index: 0, item: message });
+    }
+    yield ev(truncated ? 'response.incomplete' : 'response.completed', { response: final });
+  }
+  await sendSse(ctx, frames(), { named: true });
+}

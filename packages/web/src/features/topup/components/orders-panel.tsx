@@ -1,0 +1,91 @@
+import { SearchOutlined } from '@ant-design/icons';
+import { formatQuota } from '@modelgate/shared';
+import { TopUpStatus } from '@modelgate/shared/api';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Button, Empty, Form, Input, Select, Table, Tag, Typography, type TableProps } from 'antd';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useStatus } from '../../../app/status';
+import { getPageSize, PAGE_SIZE_OPTIONS, setPageSize } from '../../../lib/storage';
+import { fetchOrders, topUpKeys, type OrderQuery, type TopUpOrder } from '../api';
+
+const formatTime = (seconds: number) => (seconds > 0 ? dayjs.unix(seconds).format('YYYY-MM-DD HH:mm:ss') : '-');
+
+/** Every online top-up order (admin): by trade number or username, and status. */
+export function OrdersPanel() {
+  const { t } = useTranslation('topup');
+  const { quotaDisplay } = useStatus();
+  const [query, setQuery] = useState<OrderQuery>(() => ({ keyword: '', status: '', page: 1, pageSize: getPageSize() }));
+  const list = useQuery({ queryKey: topUpKeys.orders(query), queryFn: () => fetchOrders(query), placeholderData: keepPreviousData });
+
+  const columns: TableProps<TopUpOrder>['columns'] = [
+    { title: t('orders.column.id'), dataIndex: 'id', width: 70 },
+    { title: t('orders.column.tradeNo'), dataIndex: 'trade_no', render: (value: string) => <Typography.Text code copyable>{value}</Typography.Text> },
+    { title: t('orders.column.user'), key: 'user', render: (_, order) => order.username || t('orders.userId', { id: order.user_id }) },
+    { title: t('orders.column.credit'), dataIndex: 'quota', render: (value: number) => formatQuota(value, quotaDisplay) },
+    { title: t('orders.column.money'), dataIndex: 'money', render: (value: number) => t('online.money', { money: value.toFixed(2) }) },
+    { title: t('orders.column.method'), dataIndex: 'payment_method', render: (value: string) => (value === 'alipay' ? t('online.alipay') : value === 'wxpay' ? t('online.wechat') : value || '-') },
+    {
+      title: t('orders.column.status'),
+      dataIndex: 'status',
+      render: (value: string) =>
+        value === TopUpStatus.Success ? <Tag color="green">{t('orders.status.success')}</Tag> : value === TopUpStatus.Pending ? <Tag color="gold">{t('orders.status.pending')}</Tag> : <Tag>{value}</Tag>,
+    },
+    { title: t('orders.column.created'), dataIndex: 'create_time', render: formatTime },
+    { title: t('orders.column.completed'), dataIndex: 'complete_time', render: formatTime },
+  ];
+
+  return (
+    <>
+      <div className="mg-toolbar">
+        <Form
+          layout="inline"
+          className="mg-toolbar-form"
+          initialValues={{ status: '' }}
+          onFinish={(values: { keyword?: string; status?: string }) => setQuery((old) => ({ ...old, keyword: (values.keyword ?? '').trim(), status: values.status ?? '', page: 1 }))}
+        >
+          <Form.Item name="keyword">
+            <Input allowClear prefix={<SearchOutlined />} placeholder={t('orders.search')} aria-label={t('orders.search')} className="mg-search-input" />
+          </Form.Item>
+          <Form.Item name="status">
+            <Select
+              aria-label={t('orders.column.status')}
+              className="mg-topup-status"
+              options={[
+                { value: '', label: t('orders.status.all') },
+                { value: TopUpStatus.Pending, label: t('orders.status.pending') },
+                { value: TopUpStatus.Success, label: t('orders.status.success') },
+              ]}
+            />
+          </Form.Item>
+          <Form.Item>
+            <Button type="primary" htmlType="submit">
+              {t('orders.submit')}
+            </Button>
+          </Form.Item>
+        </Form>
+      </div>
+      <Table<TopUpOrder>
+        rowKey="id"
+        columns={columns}
+        dataSource={list.data?.items ?? []}
+        loading={list.isFetching}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('orders.empty')} /> }}
+        pagination={{
+          current: list.data?.page ?? query.page,
+          pageSize: query.pageSize,
+          total: list.data?.total ?? 0,
+          showSizeChanger: true,
+          pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
+          showTotal: (total) => t('common:pagination.total', { total }),
+          onChange: (page, pageSize) => {
+            if (pageSize !== query.pageSize) setPageSize(pageSize);
+            setQuery((old) => ({ ...old, page: pageSize !== old.pageSize ? 1 : page, pageSize }));
+          },
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,61 @@
+import { useQuery } from '@tanstack/react-query';
+import { Col, Row, Tabs } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { useSession } from '../../app/session';
+import { isAdmin } from '../../lib/roles';
+import { fetchSelf, topUpKeys } from './api';
+import { BalanceCard } from './components/balance-card';
+import { OnlineCard } from './components/online-card';
+import { OrdersPanel } from './components/orders-panel';
+import { PaymentResult } from './components/payment-result';
+import { RedeemCard } from './components/redeem-card';
+import './topup.css';
+
+function Wallet() {
+  const self = useQuery({ queryKey: topUpKeys.self, queryFn: fetchSelf });
+  const [params, setParams] = useSearchParams();
+  // The gateway's return_url: the wallet, with the order's fields appended.
+  const tradeNo = params.get('out_trade_no');
+  return (
+    <Row gutter={[16, 16]}>
+      {tradeNo && (
+        <Col span={24}>
+          <PaymentResult tradeNo={tradeNo} onClose={() => setParams({}, { replace: true })} />
+        </Col>
+      )}
+      <Col xs={24} xl={12}>
+        <Row gutter={[16, 16]}>
+          <Col span={24}>
+            <BalanceCard user={self.data} />
+          </Col>
+          <Col span={24}>
+            <RedeemCard />
+          </Col>
+        </Row>
+      </Col>
+      <Col xs={24} xl={12}>
+        <OnlineCard />
+      </Col>
+    </Row>
+  );
+}
+
+/** The wallet (spec screen 10): balance, redeem a code, online top-up; admins also see every order. */
+export default function TopUpPage() {
+  const { t } = useTranslation('topup');
+  const { user } = useSession();
+  const [params, setParams] = useSearchParams();
+  if (!isAdmin(user)) return <Wallet />;
+  const active = params.get('tab') === 'orders' ? 'orders' : 'wallet';
+  return (
+    <Tabs
+      activeKey={active}
+      onChange={(key) => setParams(key === 'orders' ? { tab: key } : {}, { replace: true })}
+      items={[
+        { key: 'wallet', label: t('tabs.wallet'), children: <Wallet /> },
+        { key: 'orders', label: t('tabs.orders'), children: <OrdersPanel /> },
+      ]}
+    />
+  );
+}
