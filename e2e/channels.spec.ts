@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import {
+  consoleApi,
   expect,
   FAKE_KEY,
   FAKE_UPSTREAM,
@@ -30,10 +31,14 @@ async function addChannel(page: Page, lang: Lang, channel: NewChannel) {
   await expect(page).toHaveURL(/\/channel\/add$/);
   const drawer = page.getByRole('dialog', { name: t('channel:drawer.createTitle') });
   if (channel.type) {
-    await drawer.getByLabel(t('channel:field.type'), { exact: true }).click();
+    const typeSelect = drawer.getByLabel(t('channel:field.type'), { exact: true });
+    await typeSelect.click();
     await page.keyboard.type(channel.type);
-    // Pick the option itself: an Enter before the list has filtered would submit the form.
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: channel.type }).first().click();
+    // Enter only once the filtered list has the type active (an earlier Enter would submit the form);
+    // a click could miss the list while the opening drawer still moves it.
+    await expect(page.locator('.ant-select-dropdown:visible .ant-select-item-option-active')).toHaveAttribute('title', channel.type);
+    await page.keyboard.press('Enter');
+    await expect(drawer.getByTitle(channel.type, { exact: true })).toBeVisible();
   }
   await drawer.getByLabel(t('channel:field.name'), { exact: true }).fill(channel.name);
   await drawer.getByLabel(channel.baseUrlLabel ?? t('channel:field.baseUrl.proxy'), { exact: true }).fill(channel.baseUrl);
@@ -57,12 +62,12 @@ async function search(page: Page, lang: Lang, keyword: string) {
 const button = (scope: Locator, lang: Lang, key: string) => scope.getByRole('button', { name: tr(lang, key), exact: true });
 
 for (const lang of ['zh', 'en'] as Lang[]) {
-  test(`an operator adds, tests, toggles, edits by tag and batch-deletes channels (${lang})`, async ({ page }) => {
+  test(`an operator adds channels of three types, tests them and toggles one (${lang})`, async ({ page }) => {
     const t = (key: string, vars?: Record<string, string | number>) => tr(lang, key, vars);
     const run = `ch${lang}${Date.now().toString(36).slice(-5)}`;
     const tag = `${run}-tag`;
-    // A long user journey: slower than the default budget on a loaded 2-core CI machine.
-    test.setTimeout(120_000);
+    // Three drawer submissions and upstream tests: slower than the default budget on a loaded 2-core CI machine.
+    test.setTimeout(150_000);
     await useLanguage(page, lang);
     await loginAsRoot(page, lang);
     await page.getByTestId('side-nav').getByRole('link', { name: t('nav.channel'), exact: true }).click();
@@ -104,6 +109,32 @@ for (const lang of ['zh', 'en'] as Lang[]) {
     await expect(openai.getByText(t('channel:status.disabled'), { exact: true })).toBeVisible();
     await button(openai, lang, 'channel:action.enable').click();
     await expect(openai.getByText(t('channel:status.enabled'), { exact: true })).toBeVisible();
+  });
+
+  test(`an operator edits channels by tag, batch-deletes and copies them (${lang})`, async ({ page }) => {
+    const t = (key: string, vars?: Record<string, string | number>) => tr(lang, key, vars);
+    const run = `cg${lang}${Date.now().toString(36).slice(-5)}`;
+    const tag = `${run}-tag`;
+    test.setTimeout(150_000);
+    await useLanguage(page, lang);
+    await loginAsRoot(page, lang);
+    // Set-up through the API (the test above adds channels through the drawer): four channels under one
+    // tag, the custom one batch-created from two keys.
+    const common = { base_url: FAKE_UPSTREAM, groups: ['default'], group: 'default', tag };
+    await consoleApi(page, 'POST', '/api/channel/', { ...common, type: 1, name: `${run}-openai`, key: FAKE_KEY, models: 'gpt-4o-mini,gpt-4o' });
+    await consoleApi(page, 'POST', '/api/channel/', { ...common, type: 43, name: `${run}-deepseek`, key: FAKE_KEY, models: 'deepseek-chat' });
+    await consoleApi(page, 'POST', '/api/channel/', {
+      ...common,
+      type: 8,
+      name: `${run}-custom`,
+      key: `${FAKE_KEY}\n${FAKE_KEY}`,
+      base_url: `${FAKE_UPSTREAM}/v1/chat/completions?model={model}`,
+      models: 'gpt-4o-mini',
+    });
+    await page.getByTestId('side-nav').getByRole('link', { name: t('nav.channel'), exact: true }).click();
+    await expect(page).toHaveURL(/\/channel$/);
+    await search(page, lang, run);
+    await expect(rows(page)).toHaveCount(4);
 
     // Tag mode: one tag row over the four channels; edit them all at once.
     await page.getByRole('switch', { name: t('channel:toolbar.tagMode') }).click();

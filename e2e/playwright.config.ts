@@ -34,6 +34,8 @@ export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
   timeout: 60_000,
+  // A hang fails the run in time instead of eating CI's 90 minutes (the whole suite takes ~8 min).
+  globalTimeout: 40 * 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 2,
