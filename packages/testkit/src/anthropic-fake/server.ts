@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { serveFake } from '../http-fake.js';
 import { AnthropicError, defaultMessageFor, errorBody, errorTypeFor, invalid } from './errors.js';
 import { events, messageReply, plan } from './reply.js';
 import type { AnthropicRecordedRequest, FakeAnthropic, FakeAnthropicFault, FakeAnthropicOptions } from './types.js';
@@ -36,8 +36,6 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
   let fault: FakeAnthropicFault | null = opts.fault ?? null;
   let faultUses = 0;
   const requests: AnthropicRecordedRequest[] = [];
-  const sockets = new Set<Socket>();
-  const active = new Set<AbortController>();
   const chunkCount = opts.chunkCount ?? 5;
   const nextId = (prefix: string) => `${prefix}fake${String(++counter).padStart(8, '0')}`;
 
@@ -155,30 +153,10 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     res.end('{"ok":true}');
   }
 
-  const server = createServer((req, res) => {
-    const controller = new AbortController();
-    active.add(controller);
-    res.on('close', () => {
-      active.delete(controller);
-      controller.abort();
-    });
-    handle(req, res, controller.signal).catch((err: unknown) => {
-      if (res.headersSent) res.destroy();
-      else sendError(res, new AnthropicError(500, 'api_error', `Fake upstream bug: ${String(err)}`));
-    });
-  });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
-  });
-  const address = server.address() as AddressInfo;
+  const listening = await serveFake(opts, handle, (res, err) => sendError(res, new AnthropicError(500, 'api_error', `Fake upstream bug: ${String(err)}`)));
   const fake: FakeAnthropic = {
-    url: `http://${address.address}:${address.port}`,
-    port: address.port,
+    url: listening.url,
+    port: listening.port,
     requests,
     reset: () => {
       requests.length = 0;
@@ -189,14 +167,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       fault = f;
       faultUses = 0;
     },
-    close: async () => {
-      for (const c of active) c.abort();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-        for (const s of sockets) s.destroy();
-      });
-    },
+    close: listening.close,
   };
   return fake;
 }

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { serveFake } from '../http-fake.js';
 import { GeminiError, defaultMessageFor, errorJson, googleStatusFor, invalid } from './errors.js';
 import { chunks, generateReply, plan } from './reply.js';
 import type { FakeGemini, FakeGeminiFault, FakeGeminiOptions, GeminiRecordedRequest } from './types.js';
@@ -57,8 +57,6 @@ export async function startFakeGemini(opts: FakeGeminiOptions = {}): Promise<Fak
   let fault: FakeGeminiFault | null = opts.fault ?? null;
   let faultUses = 0;
   const requests: GeminiRecordedRequest[] = [];
-  const sockets = new Set<Socket>();
-  const active = new Set<AbortController>();
   const chunkCount = opts.chunkCount ?? 5;
   const models = opts.models ?? MODELS;
 
@@ -192,30 +190,10 @@ export async function startFakeGemini(opts: FakeGeminiOptions = {}): Promise<Fak
     json(res, { ok: true });
   }
 
-  const server = createServer((req, res) => {
-    const controller = new AbortController();
-    active.add(controller);
-    res.on('close', () => {
-      active.delete(controller);
-      controller.abort();
-    });
-    handle(req, res, controller.signal).catch((err: unknown) => {
-      if (res.headersSent) res.destroy();
-      else sendError(res, new GeminiError(500, 'INTERNAL', `Fake upstream bug: ${String(err)}`));
-    });
-  });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
-  });
-  const address = server.address() as AddressInfo;
+  const listening = await serveFake(opts, handle, (res, err) => sendError(res, new GeminiError(500, 'INTERNAL', `Fake upstream bug: ${String(err)}`)));
   const fake: FakeGemini = {
-    url: `http://${address.address}:${address.port}`,
-    port: address.port,
+    url: listening.url,
+    port: listening.port,
     requests,
     reset: () => {
       requests.length = 0;
@@ -226,14 +204,7 @@ export async function startFakeGemini(opts: FakeGeminiOptions = {}): Promise<Fak
       fault = f;
       faultUses = 0;
     },
-    close: async () => {
-      for (const c of active) c.abort();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-        for (const s of sockets) s.destroy();
-      });
-    },
+    close: listening.close,
   };
   return fake;
 }
