@@ -4,6 +4,7 @@ import type { UpstreamCall } from './adapters/types.js';
 import { imageQuota, usageQuota } from './billing/pricing.js';
 import type { RuntimeChannel } from './channel-cache.js';
 import type { ConvertContext } from './formats/types.js';
+import { fetchInlineImage } from './inline-image.js';
 import { localError } from './relay-error.js';
 import { hijack, rawHeaders } from './relay-reply.js';
 import { failure, type Attempt, type Run } from './relay-run.js';
@@ -25,7 +26,17 @@ export function clientSafeMessage(message: string, status: number, key: string):
 
 function convertContext(run: Run, model: string): ConvertContext {
   const { input } = run;
-  return { lang: run.lang, model, callerModel: input.model, clientWantsUsage: input.clientWantsUsage, requestId: run.requestId, stream: input.stream, jsonArray: input.jsonArray, callerBody: input.body };
+  return {
+    lang: run.lang,
+    model,
+    callerModel: input.model,
+    clientWantsUsage: input.clientWantsUsage,
+    requestId: run.requestId,
+    stream: input.stream,
+    jsonArray: input.jsonArray,
+    callerBody: input.body,
+    fetchImage: (url, field) => fetchInlineImage(run.ctx, run.lang, url, field),
+  };
 }
 
 /** One attempt on one channel: build (and sign) the adapter's request, forward, read the reply back. */
@@ -34,13 +45,13 @@ export async function attemptOnce(run: Run, ch: RuntimeChannel): Promise<Attempt
   const adapter = adapterFor(ch.type);
   const upstream = adapter?.upstreamFormat(input.mode, input.format);
   if (!adapter || !upstream) {
-    return failure(501, 'new_api_error', 'channel_unsupported', `${localError(run.lang, 501, 'RELAY_UNSUPPORTED').message} (channel #${ch.id})`, true);
+    return failure(501, 'new_api_error', 'channel_unsupported', `${localError(run.lang, 501, 'RELAY_UNSUPPORTED', { detail: input.mode }).message} (channel #${ch.id})`, true);
   }
   const model = ch.modelMapping?.[input.model] ?? input.model;
   const call: UpstreamCall = { ch: ch.target, mode: input.mode, inbound: input.format, upstream, model, stream: input.stream, clientHeaders: run.req.headers };
   const cx = convertContext(run, model);
   // A request the upstream format cannot express is refused here (a local 400, never retried).
-  const built = adapter.buildRequest(call, { body: input.body, raw: input.raw, contentType: input.contentType, multipartModel: input.multipartModel, callerModel: input.model, maxTokens: run.maxTokensOverride, cx });
+  const built = await adapter.buildRequest(call, { body: input.body, raw: input.raw, contentType: input.contentType, multipartModel: input.multipartModel, callerModel: input.model, maxTokens: run.maxTokensOverride, cx });
   const signed = await adapter.sign(built, call);
   const headers: Record<string, string> = {
     'content-type': input.body ? 'application/json' : input.contentType,

@@ -13,8 +13,10 @@ import { assertModelAllowed, requestAuth, type RelayAuth } from './token-auth.js
 
 const schemaOf = (key: string) => fastifySchema(key as ApiRouteKey);
 
-/** What the Gemini routes serve (the rest, e.g. embedContent, is answered UNIMPLEMENTED). */
+/** What the Gemini routes serve for generation models (the rest is answered UNIMPLEMENTED). */
 const GENERATION_METHODS = ['generateContent', 'streamGenerateContent', 'countTokens'];
+/** … and for embedding models. */
+const EMBEDDING_METHODS = ['embedContent', 'batchEmbedContents'];
 
 async function withToken(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, fn: (auth: RelayAuth) => Promise<unknown>): Promise<unknown> {
   try {
@@ -77,7 +79,10 @@ export function nativeRelayRoutes(scope: FastifyInstance, ctx: RelayContext): vo
         return relay(ctx, req, reply, { mode: 'chat', format: 'gemini', stream, jsonArray: stream && alt !== 'sse' }, model);
       }
       if (method === 'countTokens') return withToken(ctx, req, reply, (auth) => countTokens(req, auth, model));
-      const err = GENERATION_METHODS.includes(method) || !method
+      if (EMBEDDING_METHODS.includes(method)) {
+        return relay(ctx, req, reply, { mode: 'embeddings', format: method === 'embedContent' ? 'gemini-embed-content' : 'gemini-embeddings' }, model);
+      }
+      const err = !method
         ? localError(lang, 404, 'RELAY_MODEL_NOT_FOUND', { type: 'NOT_FOUND', errorCode: 'NOT_FOUND', detail: action })
         : localError(lang, 501, 'RELAY_UNSUPPORTED', { type: 'UNIMPLEMENTED', errorCode: 'UNIMPLEMENTED', detail: `models.${method}` });
       return reply.code(err.status).send(errorJson('gemini', err));

@@ -129,7 +129,7 @@ describe('OpenAI chat → Gemini channel', () => {
     expect(finish).toBe('tool_calls');
   });
 
-  it('sends a data-URL image inline and refuses an http image URL (ModelGate fetches no caller URLs), charging nothing', async () => {
+  it('sends a data-URL image inline and refuses an http image URL at a private address (relay.gemini-image-url.test.ts inlines allowed ones), charging nothing', async () => {
     const c = await addCaller(h);
     const res = await c.client.chat.completions.create({
       model: MODEL,
@@ -139,10 +139,10 @@ describe('OpenAI chat → Gemini channel', () => {
     expect(res.usage!.prompt_tokens).toBe(3 + IMAGE_TOKENS);
     const before = await balances(h, c);
     const err = await c.client.chat.completions
-      .create({ model: MODEL, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://example.com/cat.jpg' } }] }] })
+      .create({ model: MODEL, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'http://10.0.0.1/cat.jpg' } }] }] })
       .catch((e: unknown) => e);
-    expect(err).toMatchObject({ status: 400, code: 'unsupported_parameter', param: 'messages.0.content.0' });
-    expect((err as Error).message).toMatch(/base64 data URL/);
+    expect(err).toMatchObject({ status: 400, code: 'invalid_image_url', param: 'messages.0.content.0' });
+    expect((err as Error).message).toMatch(/10\.0\.0\.1, an address outbound requests may not reach/);
     expect(await balances(h, c)).toEqual(before);
   });
 

@@ -1,6 +1,7 @@
 import type { Lang } from '@modelgate/shared';
 import type { RelayMode } from './adapters/types.js';
 import { validateMessagesBody } from './formats/anthropic-messages/validate.js';
+import { validateGeminiEmbedBody } from './formats/gemini/embed-ingress.js';
 import { geminiMaxTokens, validateGeminiBody } from './formats/gemini/validate.js';
 import { validateResponsesBody } from './formats/openai-responses/validate.js';
 import type { WireFormat } from './formats/types.js';
@@ -100,6 +101,14 @@ function parseGeminiInput(route: RelayRoute, raw: Buffer, lang: Lang, pathModel:
   return { mode, format, model: pathModel, stream, jsonArray: stream && route.jsonArray, clientWantsUsage: false, body, raw, contentType: 'application/json', maxTokens: geminiMaxTokens(body) };
 }
 
+/** A Gemini `:batchEmbedContents` or `:embedContent` body: the model comes from the URL. */
+function parseGeminiEmbedInput(route: RelayRoute, raw: Buffer, lang: Lang, pathModel: string | undefined): RelayInput {
+  const body = parseJson(raw);
+  if (!pathModel) throw invalid('model is required', 'model');
+  validateGeminiEmbedBody(lang, body, pathModel, route.format === 'gemini-embeddings');
+  return { mode: route.mode, format: route.format, model: pathModel, stream: false, clientWantsUsage: false, body, raw, contentType: 'application/json', maxTokens: undefined };
+}
+
 /** A Responses request (`POST /v1/responses`); its usage always comes with `response.completed`. */
 function parseResponsesInput(route: RelayRoute, raw: Buffer, lang: Lang): RelayInput {
   const body = parseJson(raw);
@@ -113,6 +122,7 @@ export function parseRelayInput(route: RelayRoute, raw: Buffer, contentType: str
   const { mode, format } = route;
   if (format === 'anthropic-messages') return parseMessagesInput(route, raw, lang);
   if (format === 'gemini') return parseGeminiInput(route, raw, lang, pathModel);
+  if (format === 'gemini-embeddings' || format === 'gemini-embed-content') return parseGeminiEmbedInput(route, raw, lang, pathModel);
   if (format === 'openai-responses') return parseResponsesInput(route, raw, lang);
   if (mode === 'transcriptions' || mode === 'translations') {
     const boundary = boundaryOf(contentType);

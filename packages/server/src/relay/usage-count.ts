@@ -1,7 +1,7 @@
 import type { ConvertedReply, Usage } from './adapters/types.js';
 import { emptyUsage, readUsage } from './billing/pricing.js';
 import { countChatPrompt, countInput, countText } from './billing/token-counter.js';
-import { specOf } from './formats/registry.js';
+import { embeddingsInput, specOf } from './formats/registry.js';
 import type { RelayInput } from './request-parse.js';
 
 /** Characters (code points) of a string without building an array of them: speech bills per character. */
@@ -20,6 +20,7 @@ export async function localPromptTokens(input: RelayInput): Promise<number> {
     case 'completions':
       return countInput(input.model, body.prompt);
     case 'embeddings':
+      return countInput(input.model, embeddingsInput(input.format, body));
     case 'moderations':
       return countInput(input.model, body.input);
     default:

@@ -88,7 +88,7 @@ export class ChannelOps {
     const started = performance.now();
     let result: TestResult;
     try {
-      const req = await adapter.sign(adapter.buildRequest(call, { body, raw: Buffer.from(JSON.stringify(body)), contentType: 'application/json', callerModel: model, cx }), call);
+      const req = await adapter.sign(await adapter.buildRequest(call, { body, raw: Buffer.from(JSON.stringify(body)), contentType: 'application/json', callerModel: model, cx }), call);
       const res = await request(req.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json', ...req.headers },

@@ -1,4 +1,4 @@
-import { converterFor, specOf, streamConverterFor } from '../formats/registry.js';
+import { converterFor, setBodyModel, specOf, streamConverterFor } from '../formats/registry.js';
 import { sseEvents } from '../formats/sse.js';
 import type { ConvertContext, WireError, WireFormat } from '../formats/types.js';
 import { credentialsDead, defaultRetryable } from '../upstream.js';
@@ -57,16 +57,27 @@ export abstract class AdapterBase implements Adapter {
     return list.includes(inbound) ? inbound : list.find((f) => converterFor(inbound, f) !== undefined);
   }
 
-  buildRequest(call: UpstreamCall, input: RequestInput): UpstreamRequest {
-    return { url: this.url(call), headers: this.headers(call), body: this.body(call, input) };
+  /**
+   * Synchronous unless a conversion started a fetch (an http(s) image for an upstream that takes
+   * images inline only): then the body is written once those fetches filled it in.
+   */
+  buildRequest(call: UpstreamCall, input: RequestInput): UpstreamRequest | Promise<UpstreamRequest> {
+    const pending: Array<Promise<unknown>> = [];
+    const body = this.body(call, { ...input, cx: { ...input.cx, pending } });
+    const request = (b: Buffer | string) => ({ url: this.url(call), headers: this.headers(call), body: b });
+    if (pending.length === 0) return request(typeof body === 'function' ? body() : body);
+    return Promise.all(pending).then(() => request(typeof body === 'function' ? body() : body));
   }
 
   sign(req: UpstreamRequest, _call: UpstreamCall): UpstreamRequest | Promise<UpstreamRequest> {
     return req;
   }
 
-  /** The caller's bytes unless conversion, model mapping, a usage request, a token cap or a quirk must change them. */
-  protected body(call: UpstreamCall, input: RequestInput): Buffer | string {
+  /**
+   * The caller's bytes unless conversion, model mapping, a usage request, a token cap or a quirk
+   * must change them; a changed body is serialised when asked (after pending fetches completed).
+   */
+  protected body(call: UpstreamCall, input: RequestInput): Buffer | (() => string) {
     if (!input.body) {
       if (call.model === input.callerModel || !input.multipartModel) return input.raw;
       const { start, end } = input.multipartModel;
@@ -79,8 +90,7 @@ export abstract class AdapterBase implements Adapter {
       body = { ...input.body };
       // Formats that name the model in the URL (Gemini) have nothing to rewrite in the body.
       if (call.model !== input.callerModel && (spec?.setModel || !spec)) {
-        if (spec?.setModel) spec.setModel(body, call.model);
-        else body.model = call.model;
+        setBodyModel(call.upstream, body, call.model);
         changed = true;
       }
     } else {
@@ -96,7 +106,7 @@ export abstract class AdapterBase implements Adapter {
       changed = true;
     }
     if (this.prepareBody(body, call)) changed = true;
-    return changed ? JSON.stringify(body) : input.raw;
+    return changed ? () => JSON.stringify(body) : input.raw;
   }
 
   convertResponse(call: UpstreamCall, json: Record<string, unknown>, cx: ConvertContext): ConvertedReply | undefined {
@@ -106,7 +116,7 @@ export abstract class AdapterBase implements Adapter {
       // A non-text mode in another vendor's format (Gemini embeddings): its body converted, usage counted.
       if (!converter) return undefined;
       const body = converter.response(json, cx);
-      return { body, usage: undefined, text: () => '', withUsage: converter.withUsage ? (u) => converter.withUsage!(body, u) : undefined };
+      return { body, usage: converter.usage?.(json), text: () => '', withUsage: converter.withUsage ? (u) => converter.withUsage!(body, u) : undefined };
     }
     return { body: converter?.response(json, cx), usage: spec.usage(json), text: () => spec.responseText(json) };
   }

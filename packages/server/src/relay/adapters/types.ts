@@ -156,8 +156,11 @@ export interface Adapter {
   readonly models: readonly string[];
   /** The format to send a caller's `inbound` request in, or undefined when no converter reaches one. */
   upstreamFormat(mode: RelayMode, inbound: WireFormat): WireFormat | undefined;
-  /** URL, headers and body of one attempt; a request `upstream` cannot express is refused (400). */
-  buildRequest(call: UpstreamCall, input: RequestInput): UpstreamRequest;
+  /**
+   * URL, headers and body of one attempt; a request `upstream` cannot express is refused (400).
+   * A promise only when the conversion must fetch something first (`ConvertContext.fetchImage`).
+   */
+  buildRequest(call: UpstreamCall, input: RequestInput): UpstreamRequest | Promise<UpstreamRequest>;
   /** Signs the final bytes (SigV4, TC3, HMAC URLs); the identity for most upstreams. */
   sign(req: UpstreamRequest, call: UpstreamCall): UpstreamRequest | Promise<UpstreamRequest>;
   /** Reads a non-stream JSON reply; text modes only. */

@@ -2,6 +2,7 @@ import { anthropicOpenAI } from './anthropic-openai/index.js';
 import { anthropicMessages } from './anthropic-messages/spec.js';
 import { composeThroughChat } from './compose.js';
 import { openAIEmbeddingsGemini } from './gemini/embeddings.js';
+import { geminiEmbedContentBatch, geminiEmbedContentOpenAI, geminiEmbeddingsOpenAI, geminiEmbedTexts } from './gemini/embed-ingress.js';
 import { geminiSpec } from './gemini/spec.js';
 import { geminiOpenAI } from './gemini-openai/index.js';
 import { openAIAnthropic } from './openai-anthropic/index.js';
@@ -27,7 +28,7 @@ const SPECS: Partial<Record<TextFormat, FormatSpec>> = {
  */
 const CONVERTERS: readonly FormatConverter[] = [openAIAnthropic, anthropicOpenAI, openAIGemini, geminiOpenAI, responsesOpenAI];
 /** Body-only converters of the non-text modes (embeddings). */
-const BODY_CONVERTERS: readonly BodyConverter[] = [openAIEmbeddingsGemini];
+const BODY_CONVERTERS: readonly BodyConverter[] = [openAIEmbeddingsGemini, geminiEmbedContentBatch, geminiEmbeddingsOpenAI, geminiEmbedContentOpenAI];
 
 const key = (from: WireFormat, to: WireFormat) => `${from}>${to}`;
 const BY_PAIR = new Map<string, BodyConverter>();
@@ -58,7 +59,27 @@ export function converterFor(from: WireFormat, to: WireFormat): BodyConverter | 
   return BY_PAIR.get(key(from, to)) ?? streamConverterFor(from, to);
 }
 
+/** Formats of the non-text modes that are not OpenAI's: the text format whose errors they share. */
+const ERRORS_LIKE: Partial<Record<WireFormat, TextFormat>> = { 'gemini-embeddings': 'gemini', 'gemini-embed-content': 'gemini' };
+
 /** An error body in the caller's format (OpenAI's for every OpenAI-shaped mode). */
 export function errorBodyFor(format: WireFormat, err: WireError): Record<string, unknown> {
-  return (specOf(format)?.errorBody ?? openAIErrorBody)(err);
+  return (specOf(ERRORS_LIKE[format] ?? format)?.errorBody ?? openAIErrorBody)(err);
+}
+
+/** Names the upstream model in a body passed through (model mapping): text formats through their spec, Gemini batches per request. */
+export function setBodyModel(format: WireFormat, body: Record<string, unknown>, model: string): void {
+  const spec = specOf(format);
+  if (spec) {
+    spec.setModel?.(body, model);
+  } else if (format === 'gemini-embeddings') {
+    if (Array.isArray(body.requests)) body.requests = body.requests.map((r: unknown) => (r && typeof r === 'object' ? { ...r, model: `models/${model}` } : r));
+  } else {
+    body.model = model;
+  }
+}
+
+/** The texts an embeddings body embeds, in OpenAI's `input` shape, for local counting. */
+export function embeddingsInput(format: WireFormat, body: Record<string, unknown>): unknown {
+  return format === 'gemini-embeddings' || format === 'gemini-embed-content' ? geminiEmbedTexts(body) : body.input;
 }

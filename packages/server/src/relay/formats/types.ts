@@ -18,7 +18,10 @@ export type WireFormat =
   | 'openai-transcriptions'
   | 'openai-translations'
   | 'openai-moderations'
-  | 'gemini-embeddings';
+  /** Gemini `:batchEmbedContents`. */
+  | 'gemini-embeddings'
+  /** Gemini `:embedContent` (a caller format: sent upstream as a one-request batch). */
+  | 'gemini-embed-content';
 
 /** One upstream stream event after its framing was decoded (SSE here; other framings decode to the same). */
 export interface UpstreamEvent {
@@ -91,6 +94,13 @@ export interface ConvertContext {
   jsonArray?: boolean;
   /** The caller's parsed body, for the few reply details it decides (an embedding's encoding). */
   callerBody?: Record<string, unknown> | null;
+  /**
+   * Fetches an http(s) image for an upstream that takes images inline only (the pipeline's
+   * SSRF-guarded client); rejects with a 400 naming `field` and the reason. Absent: such URLs are refused.
+   */
+  fetchImage?(url: string, field: string): Promise<{ mimeType: string; data: string }>;
+  /** Fetches a conversion started; the request body is written once they settled. */
+  pending?: Array<Promise<unknown>>;
 }
 
 /** A converter of request and reply bodies between a caller format and an upstream format. */
@@ -103,6 +113,8 @@ export interface BodyConverter {
   response(json: Record<string, unknown>, cx: ConvertContext): Record<string, unknown>;
   /** Writes the billed usage into a converted reply, for upstreams that report none (counted locally). */
   withUsage?(reply: Record<string, unknown>, usage: Usage): void;
+  /** The usage an upstream reply of a non-text mode reports (text formats read it through their spec). */
+  usage?(json: Record<string, unknown>): Usage | undefined;
 }
 
 /** A converter between a caller's text format and an upstream's (`relay/formats/<from>-<to>/`), streams included. */

@@ -47,8 +47,14 @@ function imagePart(part: Record<string, unknown>, cx: ConvertContext, where: str
   const url = typeof iu === 'string' ? iu : isObj(iu) && typeof iu.url === 'string' ? iu.url : '';
   const data = parseDataUrl(url);
   if (data) return { inlineData: { mimeType: data.mediaType, data: data.data } };
-  // Gemini reads images inline only; ModelGate does not fetch caller-supplied URLs on its behalf.
-  if (/^https?:\/\//i.test(url)) throw unsupported(cx.lang, where, 'Gemini takes images inline: send a base64 data URL, not an http(s) URL');
+  if (/^https?:\/\//i.test(url)) {
+    // Gemini reads images inline only: the pipeline fetches the URL (SSRF-guarded) and the part is
+    // filled in before the body is written.
+    if (!cx.fetchImage || !cx.pending) throw unsupported(cx.lang, where, 'Gemini takes images inline: send a base64 data URL, not an http(s) URL');
+    const part: Part = { inlineData: { mimeType: '', data: '' } };
+    cx.pending.push(cx.fetchImage(url, where).then((img) => (part.inlineData = img)));
+    return part;
+  }
   throw unsupported(cx.lang, where, 'an image must be a base64 data URL');
 }
 
