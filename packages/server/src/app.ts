@@ -19,6 +19,7 @@ import { statusRoutes } from './modules/status/status.routes.js';
 import { tokensRoutes } from './modules/tokens/tokens.routes.js';
 import { emailRoutes } from './modules/users/email.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { oauthRoutes } from './modules/oauth/oauth.routes.js';
 import { registerLedgerJobs } from './jobs/reservations.job.js';
 import { channelsBulkRoutes } from './modules/channels/channels-bulk.routes.js';
 import { channelOpsRoutes } from './modules/channels/channel-ops.routes.js';
@@ -36,6 +37,10 @@ import { pricingRoutes } from './modules/pricing/pricing.routes.js';
 import { redemptionsRoutes } from './modules/redemptions/redemptions.routes.js';
 import { topUpsRoutes } from './modules/topups/topups.routes.js';
 import { relayRoutes } from './relay/relay.routes.js';
+import { mjRoutes } from './relay/mj/mj.routes.js';
+import { tasksRoutes } from './modules/tasks/tasks.routes.js';
+import { registerTaskPollJobs } from './jobs/tasks-poll.job.js';
+import { playgroundRoutes } from './relay/playground.routes.js';
 
 
 /** Paths that belong to the API and relay: never answered with the console's index.html. */
@@ -98,6 +103,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   statusRoutes(app, ctx);
   optionsRoutes(app, ctx);
   usersRoutes(app, ctx);
+  oauthRoutes(app, ctx);
   emailRoutes(app, ctx);
   tokensRoutes(app, ctx);
   channelsBulkRoutes(app, ctx);
@@ -109,13 +115,17 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   pricingRoutes(app, ctx);
   redemptionsRoutes(app, ctx);
   topUpsRoutes(app, ctx);
+  tasksRoutes(app, ctx);
   openApiRoute(app);
   await relayRoutes(app, ctx);
+  await mjRoutes(app, ctx);
+  await playgroundRoutes(app, ctx);
   registerLedgerJobs(app, ctx);
   registerChannelMonitorJobs(app, ctx);
   registerSessionJobs(app, ctx);
   registerLogRetentionJobs(app, ctx);
   registerSharedStateJobs(app, ctx);
+  registerTaskPollJobs(app, ctx);
   // Registered last, so its onClose runs first (Fastify runs them in reverse order).
   installGracefulClose(app, ctx, inFlight);
 

@@ -16,8 +16,8 @@ export type OptionKind = 'bool' | 'int' | 'float' | 'json' | 'string' | 'address
  */
 export type OptionAccess = 'public' | 'admin' | 'root' | 'secret';
 
-/** What a JSON option must hold: a map of non-negative ratios, a map of names, or a list. */
-export type JsonShape = 'ratios' | 'names' | 'list' | 'any';
+/** What a JSON option must hold: a map of non-negative ratios, a map of names, or a list of chat clients. */
+export type JsonShape = 'ratios' | 'names' | 'chats' | 'any';
 
 export interface OptionSpec<K extends OptionKind = OptionKind> {
   kind: K;
@@ -85,6 +85,21 @@ export const OPTION_REGISTRY = {
   TelegramOAuthEnabled: bool(false, { ...pub('telegram_oauth'), ...needs('OPTION_TELEGRAM_CONFIG', 'TelegramBotName', 'TelegramBotToken') }),
   TelegramBotToken: secret(),
   TelegramBotName: text('', pub('telegram_bot_name')),
+  /**
+   * Where the sign-in providers live (ModelGate's own keys; the reference hard-codes them): a GitHub
+   * Enterprise server, a LinuxDO mirror, or a testkit fake. Authorize, token and user paths are the
+   * providers' documented ones under these bases.
+   */
+  GitHubOAuthEndpoint: make('address', 'https://github.com', {}),
+  GitHubApiEndpoint: make('address', 'https://api.github.com', {}),
+  LinuxDOOAuthEndpoint: make('address', 'https://connect.linux.do', {}),
+  /** Generic OpenID Connect (newer reference versions): discovery URL, client, scopes, which claim is the user id. */
+  OIDCEnabled: bool(false, { ...pub('oidc_enabled'), ...needs('OPTION_OIDC_CONFIG', 'OIDCWellKnown', 'OIDCClientId', 'OIDCClientSecret') }),
+  OIDCWellKnown: address(),
+  OIDCClientId: text('', pub('oidc_client_id')),
+  OIDCClientSecret: secret(),
+  OIDCScopes: text('openid profile email'),
+  OIDCUserIdClaim: text('sub'),
   TurnstileCheckEnabled: bool(false, { ...pub('turnstile_check'), ...needs('OPTION_TURNSTILE_CONFIG', 'TurnstileSiteKey', 'TurnstileSecretKey') }),
   TurnstileSiteKey: text('', pub('turnstile_site_key')),
   TurnstileSecretKey: secret(),
@@ -152,7 +167,7 @@ export const OPTION_REGISTRY = {
   PreConsumedQuota: int(500),
   QuotaForInviter: int(0),
   QuotaForInvitee: int(0),
-  Chats: json(DEFAULT_CHATS, 'list', pub('chats')),
+  Chats: json(DEFAULT_CHATS, 'chats', pub('chats')),
   GroupRatio: json(DEFAULT_GROUP_RATIO, 'ratios'),
   UserUsableGroups: json({ default: '默认分组', vip: 'vip分组' }, 'names'),
   ModelPrice: json(DEFAULT_MODEL_PRICE, 'ratios'),

@@ -17,6 +17,25 @@ function asString(raw: unknown): string {
   return typeof raw === 'object' ? JSON.stringify(raw) : String(raw);
 }
 
+/** Schemes a chat link may not use: the console puts it in an iframe or opens it (script would run as the console). */
+const UNSAFE_SCHEME = /^\s*(javascript|data|vbscript|blob|file):/i;
+/** A URL template: an absolute URL with a scheme (`https://…`, or an app's own such as `ama://…`). */
+const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:\S/i;
+
+/** `Chats`: a list of one-entry objects `{"name": "URL template with {key} and {address}"}` (console-api.md §6). */
+function checkChats(key: string, parsed: unknown): OptionCheck | null {
+  if (!Array.isArray(parsed)) return fail('OPTION_CHATS_INVALID', key);
+  for (const [i, entry] of parsed.entries()) {
+    const at = `${key}[${i}]`;
+    if (!entry || typeof entry !== 'object' || Array.isArray(entry) || Object.keys(entry).length !== 1) return fail('OPTION_CHATS_INVALID', at);
+    const [name, url] = Object.entries(entry as Record<string, unknown>)[0]!;
+    if (!name.trim()) return fail('OPTION_CHATS_INVALID', at);
+    if (typeof url !== 'string' || !HAS_SCHEME.test(url.trim())) return fail('OPTION_CHATS_INVALID', `${at} ${name}`);
+    if (UNSAFE_SCHEME.test(url)) return fail('OPTION_CHATS_UNSAFE', `${at} ${name}`);
+  }
+  return null;
+}
+
 function checkJson(key: string, spec: OptionSpec, value: string): OptionCheck | null {
   let parsed: unknown;
   try {
@@ -25,7 +44,7 @@ function checkJson(key: string, spec: OptionSpec, value: string): OptionCheck | 
     return fail('OPTION_NOT_JSON', key);
   }
   const isMap = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
-  if (spec.shape === 'list' && !Array.isArray(parsed)) return fail('OPTION_NOT_JSON', key);
+  if (spec.shape === 'chats') return checkChats(key, parsed);
   if ((spec.shape === 'names' || spec.shape === 'ratios') && !isMap) return fail('OPTION_NOT_JSON', key);
   if (spec.shape === 'ratios') {
     for (const [name, v] of Object.entries(parsed as object)) {

@@ -4,3 +4,5 @@ export { startFakeSmtp, type CapturedMail, type FakeSmtp, type FakeSmtpOptions }
 export { parseMail, type ParsedMail } from './smtp-fake/mime.js';
 export * from './epay-fake/index.js';
 export * from './gemini-fake/index.js';
+export * from './oauth-fake/index.js';
+export * from './mj-fake/index.js';

@@ -53,9 +53,13 @@ export interface Config {
   channelUpdateFrequencyMin: number;
   pollingIntervalSec: number;
   updateTask: boolean;
+  /** How often the task poller asks the upstreams (TASK_POLL_INTERVAL_MS, default 15 s as the reference). */
+  taskPollIntervalMs: number;
   generateDefaultToken: boolean;
   logLevel: string;
   turnstileVerifyUrl: string;
+  /** OAUTH_TIMEOUT (seconds, decimals allowed; default 5 like the reference): each call to a sign-in provider. */
+  oauthTimeoutMs: number;
   /**
    * Peers (IPs and CIDR ranges) whose X-Forwarded-For is believed. Empty: the client IP is always
    * the TCP peer, so a caller cannot pick the address that rate limits and allow lists see.
@@ -209,9 +213,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     channelUpdateFrequencyMin: decimal(env, 'CHANNEL_UPDATE_FREQUENCY', 0),
     pollingIntervalSec: int(env, 'POLLING_INTERVAL', 0, 0),
     updateTask: bool(env, 'UPDATE_TASK', true),
+    taskPollIntervalMs: int(env, 'TASK_POLL_INTERVAL_MS', 15_000, 50),
     generateDefaultToken: bool(env, 'GENERATE_DEFAULT_TOKEN', false),
     logLevel: str(env, 'LOG_LEVEL', 'info'),
     turnstileVerifyUrl: str(env, 'TURNSTILE_VERIFY_URL', 'https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+    oauthTimeoutMs: Math.max(100, Math.round(decimal(env, 'OAUTH_TIMEOUT', 5) * 1000)),
     trustedProxies: Object.freeze(proxies.entries),
   };
   if (config.initialRootPassword.length < 6) {

@@ -21,6 +21,8 @@ export interface UsersTable {
   wechat_id: Def<string>;
   telegram_id: Def<string>;
   linux_do_id: Def<string>;
+  /** Migration 0009. */
+  oidc_id: Def<string>;
   access_token: Def<string | null>;
   quota: Def<number>;
   used_quota: Def<number>;

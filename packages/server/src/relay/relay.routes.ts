@@ -51,6 +51,19 @@ function sendRelayError(req: FastifyRequest, reply: FastifyReply, err: RelayErro
   return reply.code(err.status).send(errorJson(routeFormat(req), err));
 }
 
+/** Fastify's own errors on a relay route (a body over the limit, a failed handler) in the route's error format. */
+export function relayErrorHandler(error: Error & { statusCode?: number }, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+  if (status === 413) {
+    const lang = langFromHeader(req.headers['accept-language']);
+    const err = localError(lang, 413, 'BODY_TOO_LARGE', { type: 'invalid_request_error', errorCode: 'request_too_large', detail: String(bodyLimitMb(req)) });
+    return reply.code(413).send(errorJson(routeFormat(req), err));
+  }
+  if (status >= 500) req.log.error({ err: error }, 'relay route failed');
+  const err = new RelayError(status, status >= 500 ? 'new_api_error' : 'invalid_request_error', null, status >= 500 ? 'internal error' : error.message);
+  return reply.code(status).send(errorJson(routeFormat(req), err));
+}
+
 /** Token-authenticated helper for the non-relay `/v1` reads (the gate has authenticated already). */
 async function withToken(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, fn: (auth: RelayAuth) => Promise<unknown>): Promise<unknown> {
   try {
@@ -82,17 +95,7 @@ export async function relayRoutes(app: FastifyInstance, ctx: RelayContext): Prom
     // The body schemas document the wire format: the pipeline parses the raw bytes once itself
     // (request-parse.ts checks the fields it uses), so nothing is parsed twice on the hot path.
     scope.setValidatorCompiler(documentOnlyValidator);
-    scope.setErrorHandler((error: Error & { statusCode?: number }, req, reply) => {
-      const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
-      if (status === 413) {
-        const lang = langFromHeader(req.headers['accept-language']);
-        const err = localError(lang, 413, 'BODY_TOO_LARGE', { type: 'invalid_request_error', errorCode: 'request_too_large', detail: String(bodyLimitMb(req)) });
-        return reply.code(413).send(errorJson(routeFormat(req), err));
-      }
-      if (status >= 500) req.log.error({ err: error }, 'relay route failed');
-      const err = new RelayError(status, status >= 500 ? 'new_api_error' : 'invalid_request_error', null, status >= 500 ? 'internal error' : error.message);
-      return reply.code(status).send(errorJson(routeFormat(req), err));
-    });
+    scope.setErrorHandler(relayErrorHandler);
     // CORS for browser clients of the API (reference: the relay router allows all origins). A
     // callback hook: an async one costs a promise per request. Hijacked replies repeat the header.
     scope.addHook('onRequest', (_req, reply, done) => {

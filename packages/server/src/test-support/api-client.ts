@@ -10,6 +10,8 @@ export interface ApiResult<T = any> {
 
 export class ApiClient {
   cookie = '';
+  /** Cookies other than the session (the OAuth binding cookie), by name. */
+  otherCookies: Record<string, string> = {};
   userId: number | null = null;
   accessToken = '';
   lang = 'en';
@@ -23,14 +25,17 @@ export class ApiClient {
       'New-Api-User': String(this.userId ?? -1),
       ...extraHeaders,
     };
-    if (this.cookie) headers.Cookie = this.cookie;
+    const cookies = [this.cookie, ...Object.entries(this.otherCookies).map(([k, v]) => `${k}=${v}`)].filter(Boolean);
+    if (cookies.length) headers.Cookie = cookies.join('; ');
     if (this.accessToken) headers.Authorization = this.accessToken;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     const res = await fetch(this.baseUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const setCookie = res.headers.get('set-cookie');
-    if (setCookie) {
-      const m = /session=([^;]*)/.exec(setCookie);
-      if (m) this.cookie = m[1] ? `session=${m[1]}` : '';
+    for (const setCookie of res.headers.getSetCookie()) {
+      const m = /^([^=]+)=([^;]*)/.exec(setCookie);
+      if (!m) continue;
+      if (m[1] === 'session') this.cookie = m[2] ? `session=${m[2]}` : '';
+      else if (m[2]) this.otherCookies[m[1]!] = m[2];
+      else delete this.otherCookies[m[1]!];
     }
     const text = await res.text();
     let parsed: any = {};

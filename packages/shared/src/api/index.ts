@@ -11,11 +11,13 @@ import { channelRoutes } from './channels.js';
 import { groupRoutes } from './groups.js';
 import { ledgerRoutes } from './ledger.js';
 import { logRoutes } from './logs.js';
+import { oauthRoutes } from './oauth.js';
 import { optionRoutes } from './options.js';
 import { pricingRoutes } from './pricing.js';
 import { redemptionRoutes } from './redemptions.js';
 import { relayRoutes } from './relay.js';
 import { statusRoutes } from './status.js';
+import { mjRoutes, taskRoutes } from './tasks.js';
 import { tokenRoutes } from './tokens.js';
 import { topUpRoutes } from './topups.js';
 import { userRoutes } from './users.js';
@@ -28,11 +30,13 @@ export * from './fields.js';
 export * from './groups.js';
 export * from './ledger.js';
 export * from './logs.js';
+export * from './oauth.js';
 export * from './options.js';
 export * from './pricing.js';
 export * from './redemptions.js';
 export * from './relay.js';
 export * from './status.js';
+export * from './tasks.js';
 export * from './tokens.js';
 export * from './topups.js';
 export * from './users.js';
@@ -42,6 +46,7 @@ export const apiRoutes = {
   ...statusRoutes,
   ...authRoutes,
   ...userRoutes,
+  ...oauthRoutes,
   ...tokenRoutes,
   ...channelRoutes,
   ...groupRoutes,
@@ -52,6 +57,8 @@ export const apiRoutes = {
   ...topUpRoutes,
   ...ledgerRoutes,
   ...relayRoutes,
+  ...taskRoutes,
+  ...mjRoutes,
 };
 
 export type ApiRoutes = typeof apiRoutes;

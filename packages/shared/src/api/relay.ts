@@ -175,6 +175,13 @@ export const relayRoutes = resource('relay', {
     response: z.object({ input_tokens: z.number().int() }),
     responses: anthropicErrors,
   },
+  'POST /pg/chat/completions': {
+    auth: 'user',
+    summary: 'The console playground: a chat completion billed to the signed-in user (session only, no API token), in `group` if given',
+    body: chatCompletionBody.extend({ group: z.string().optional() }),
+    response: chatCompletion,
+    responses: errors,
+  },
   'POST /v1/responses': relayCall('OpenAI Responses (stream with `stream: true`)', responsesBody, responseObject),
   'POST /v1beta/models/:action': geminiCall('Gemini generateContent, streamGenerateContent or countTokens'),
   'POST /v1/models/:action': geminiCall('Gemini generateContent, streamGenerateContent or countTokens (v1 path)'),

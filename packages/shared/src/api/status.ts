@@ -21,6 +21,9 @@ export const siteStatus = z
     linuxdo_client_id: z.string(),
     telegram_oauth: z.boolean(),
     telegram_bot_name: z.string(),
+    /** Generic OpenID Connect sign-in (OIDCEnabled, OIDCClientId). */
+    oidc_enabled: z.boolean(),
+    oidc_client_id: z.string(),
     wechat_qrcode: z.string(),
     wechat_login: z.boolean(),
     turnstile_check: z.boolean(),

@@ -8,6 +8,7 @@ export const BUILT_PATHS: ReadonlySet<string> = new Set([
   '/login',
   '/register',
   '/reset',
+  '/oauth',
   '/setting',
   '/token',
   '/channel',
@@ -15,4 +16,7 @@ export const BUILT_PATHS: ReadonlySet<string> = new Set([
   '/user',
   '/redemption',
   '/topup',
+  '/playground',
+  '/chat',
+  '/chat2link',
 ]);

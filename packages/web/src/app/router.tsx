@@ -45,6 +45,7 @@ export const routes: RouteObject[] = shellRoutes([
   { path: 'reset', lazy: screen(() => import('../features/password-reset')) },
   // Reached from the reset e-mail by a signed-out user, so it is public (as in the reference).
   { path: 'user/reset', lazy: screen(() => import('../features/password-reset-confirm')) },
+  { path: 'oauth/:type', lazy: screen(() => import('../features/oauth')) },
   {
     element: <RequireUser />,
     children: [
@@ -52,6 +53,9 @@ export const routes: RouteObject[] = shellRoutes([
       { path: 'token', lazy: screen(() => import('../features/token'), ['token']) },
       { path: 'log', lazy: screen(() => import('../features/log'), ['log']) },
       { path: 'topup', lazy: screen(() => import('../features/topup'), ['topup']) },
+      { path: 'playground', lazy: screen(() => import('../features/playground'), ['playground']) },
+      { path: 'chat/:id?', lazy: screen(() => import('../features/chat'), ['chat']) },
+      { path: 'chat2link', lazy: screen(() => import('../features/chat/chat2link'), ['chat']) },
       {
         element: <RequireAdmin />,
         children: [

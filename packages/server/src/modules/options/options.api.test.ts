@@ -10,6 +10,7 @@ const STATUS_FIELDS = [
   'default_collapse_sidebar', 'mj_notify_enabled', 'top_up_link', 'min_topup', 'enable_online_topup', 'price',
   'turnstile_check', 'turnstile_site_key', 'email_verification', 'github_oauth', 'github_client_id', 'linuxdo_oauth',
   'linuxdo_client_id', 'telegram_oauth', 'telegram_bot_name', 'wechat_login', 'wechat_qrcode', 'enable_batch_update', 'display_token_stat',
+  'oidc_enabled', 'oidc_client_id',
 ];
 
 describe.each(testDbKinds())('options and status on %s', (kind) => {
@@ -60,6 +61,13 @@ describe.each(testDbKinds())('options and status on %s', (kind) => {
     expect(await bad('ModelRatio', '{not json')).toMatchObject({ success: false, message: expect.stringMatching(/Not a valid JSON string/) });
     expect(await bad('GroupRatio', '{"default":-1}')).toMatchObject({ success: false, message: expect.stringMatching(/negative/) });
     expect(await bad('Chats', '{"a":1}')).toMatchObject({ success: false });
+    expect(await bad('Chats', '[{"NextChat":"https://chat.example/#/?settings={key}","Other":"https://x"}]')).toMatchObject({ success: false, message: expect.stringMatching(/^Chats must be a JSON list.*: Chats\[0\]$/) });
+    expect(await bad('Chats', '[{"Web":"not a link"}]')).toMatchObject({ success: false, message: expect.stringMatching(/Chats\[0\] Web$/) });
+    expect(await bad('Chats', '[{"Evil":"javascript:alert(1)"}]')).toMatchObject({ success: false, message: expect.stringMatching(/may not use javascript:/) });
+    expect(await bad('Chats', '["https://chat.example"]')).toMatchObject({ success: false, message: expect.stringMatching(/^Chats must be a JSON list/) });
+    const chats = '[{"Web":"https://chat.example/?key={key}&url={address}"},{"App":"ama://set-api-key?server={address}&key={key}"}]';
+    expect(await bad('Chats', chats)).toMatchObject({ success: true });
+    expect((await new ApiClient(srv.url).get('/api/status')).body.data.chats).toEqual(JSON.parse(chats));
     expect(await bad('PasswordLoginEnabled', 'yes')).toMatchObject({ success: false });
     expect(await bad('RetryTimes', 'many')).toMatchObject({ success: false });
     expect(await bad('NoSuchKey', '1')).toMatchObject({ success: false, message: expect.stringMatching(/Unknown option/) });

@@ -26,6 +26,8 @@ export function buildStatus(ctx: Deps): SiteStatus {
     linuxdo_client_id: o.str('LinuxDOClientId'),
     telegram_oauth: o.bool('TelegramOAuthEnabled'),
     telegram_bot_name: o.str('TelegramBotName'),
+    oidc_enabled: o.bool('OIDCEnabled'),
+    oidc_client_id: o.str('OIDCClientId'),
     wechat_qrcode: o.str('WeChatAccountQRCodeImageURL'),
     wechat_login: o.bool('WeChatAuthEnabled'),
     turnstile_check: o.bool('TurnstileCheckEnabled'),

@@ -56,6 +56,16 @@ export class UsersRepository {
     return this.db.selectFrom('users').selectAll().where('aff_code', '=', code).where('deleted_at', 'is', null).executeTakeFirst();
   }
 
+  async maxId(): Promise<number> {
+    const r = await this.db.selectFrom('users').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst();
+    return Number(r?.m ?? 0);
+  }
+
+  /** The user holding an identity at a sign-in provider, cancelled users included (they stay bound). */
+  findByIdentity(column: 'github_id' | 'linux_do_id' | 'oidc_id' | 'wechat_id' | 'telegram_id', value: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where(column, '=', value).orderBy('id').executeTakeFirst();
+  }
+
   async count(): Promise<number> {
     const r = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return Number(r.n);

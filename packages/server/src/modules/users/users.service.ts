@@ -26,6 +26,9 @@ export interface RegisterInput {
   aff_code?: string;
 }
 
+/** The user columns that hold an identity at a sign-in provider. */
+export type IdentityColumn = 'github_id' | 'linux_do_id' | 'oidc_id' | 'wechat_id' | 'telegram_id';
+
 export type ManageAction = 'promote' | 'demote' | 'disable' | 'enable' | 'delete';
 
 /** The password the reference seeds root with; the console warns while it is still in use. */
@@ -104,7 +107,6 @@ export class UsersService {
     if (await this.repo.usernameTaken(username)) throw new AppError('USERNAME_TAKEN');
 
     const inviter = input.aff_code?.trim() ? await this.repo.findByAffCode(input.aff_code.trim()) : undefined;
-    const quotaForNewUser = o.num('QuotaForNewUser');
     let id: number;
     try {
       id = await this.repo.insert({
@@ -124,6 +126,51 @@ export class UsersService {
       if (await this.repo.usernameTaken(username)) throw new AppError('USERNAME_TAKEN');
       throw e;
     }
+    await this.welcome(id, username, inviter);
+  }
+
+  /**
+   * A user signing up through a sign-in provider (GitHub, LinuxDO, OIDC, WeChat): `<prefix>_<n>`,
+   * the provider's display name and email (when no one holds that address yet), the invite code
+   * the sign-in state carried, and the same gifts as a password sign-up. Returns the new row.
+   */
+  async registerExternal(input: { prefix: string; column: IdentityColumn; externalId: string; displayName: string; email?: string; affCode?: string }): Promise<UserRow> {
+    const o = this.deps.options;
+    if (!o.bool('RegisterEnabled')) throw new AppError('REGISTER_DISABLED');
+    const email = input.email && !(await this.repo.emailTaken(input.email)) ? input.email : '';
+    const inviter = input.affCode?.trim() ? await this.repo.findByAffCode(input.affCode.trim()) : undefined;
+    const displayName = [...input.displayName].slice(0, 20).join('');
+    let id = 0;
+    let username = '';
+    for (let attempt = 0; !id; attempt++) {
+      username = `${input.prefix}_${(await this.repo.maxId()) + 1 + attempt}`;
+      if (await this.repo.usernameTaken(username)) continue;
+      try {
+        id = await this.repo.insert({
+          username,
+          password: '',
+          display_name: displayName,
+          role: Role.Common,
+          status: UserStatus.Enabled,
+          email,
+          [input.column]: input.externalId,
+          quota: 0,
+          aff_code: await this.freshAffCode(),
+          inviter_id: inviter?.id ?? 0,
+          created_at: nowSec(),
+        });
+      } catch (e) {
+        // Another sign-up took the same number meanwhile: try the next one.
+        if (!isUniqueViolation(e) || attempt > 20) throw e;
+      }
+    }
+    await this.welcome(id, username, inviter);
+    return (await this.repo.findActiveById(id))!;
+  }
+
+  /** What every new user gets, however they signed up: the new-user quota, invite rewards, a first token. */
+  private async welcome(id: number, username: string, inviter: UserRow | undefined): Promise<void> {
+    const quotaForNewUser = this.deps.options.num('QuotaForNewUser');
     if (quotaForNewUser > 0) {
       await this.deps.quotaLedger.move({ kind: 'signup', userId: id, quota: quotaForNewUser });
       await recordLog(this.deps.db, { userId: id, username, type: LogType.System, content: `新用户注册赠送 ${this.formatQuota(quotaForNewUser)}` });

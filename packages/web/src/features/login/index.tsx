@@ -1,7 +1,7 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, Button, Form, Input } from 'antd';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useSession } from '../../app/session';
@@ -10,6 +10,9 @@ import { TurnstileWidget, useTurnstile } from '../../components/turnstile';
 import { modal, showError, showSuccess } from '../../lib/feedback';
 import type { LoginBody } from '@modelgate/shared/api';
 import { login } from './api';
+import { useStatus } from '../../app/status';
+
+const OAuthLoginButtons = lazy(() => import('../oauth/components/oauth-login-buttons'));
 
 // The first-start root account (docs/architecture.md#principles): signing in with it must warn until it is changed.
 // ModelGate's server also flags it (`default_password`); the reference console only compared input.
@@ -22,6 +25,8 @@ export default function LoginPage() {
   const { signIn } = useSession();
   const turnstile = useTurnstile();
   const [form] = Form.useForm<LoginBody>();
+  const { status } = useStatus();
+  const otherMethods = !!(status.github_oauth || status.linuxdo_oauth || status.oidc_enabled || status.wechat_login || status.telegram_oauth);
 
   const expired = params.get('expired') === 'true';
   const aff = params.get('aff');
@@ -85,6 +90,11 @@ export default function LoginPage() {
           {t('login.submit')}
         </Button>
       </Form>
+      {otherMethods && (
+        <Suspense fallback={null}>
+          <OAuthLoginButtons />
+        </Suspense>
+      )}
     </AuthCard>
   );
 }

@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router';
 import { fetchSelf, settingKeys } from './api';
 import { AccessTokenCard } from './components/access-token-card';
 import { AccountCard } from './components/account-card';
+import { BindingsCard } from './components/bindings-card';
 import { DeleteAccountCard } from './components/delete-account-card';
 import { InviteCard } from './components/invite-card';
 import { PasswordCard } from './components/password-card';
@@ -20,6 +21,9 @@ function PersonalTab() {
           </Col>
           <Col span={24}>
             <InviteCard user={self.data} />
+          </Col>
+          <Col span={24}>
+            <BindingsCard user={self.data} />
           </Col>
         </Row>
       </Col>

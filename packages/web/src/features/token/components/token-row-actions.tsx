@@ -2,6 +2,7 @@ import { TokenStatus } from '@modelgate/shared';
 import { Button, Popconfirm, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Token } from '../api';
+import { TokenChatMenu } from './token-chat-menu';
 
 interface TokenRowActionsProps {
   token: Token;
@@ -19,6 +20,7 @@ export function TokenRowActions({ token, busy, onCopy, onToggle, onEdit, onDelet
       <Button type="link" size="small" onClick={onCopy}>
         {t('common:action.copy')}
       </Button>
+      <TokenChatMenu token={token} />
       {token.status === TokenStatus.Enabled ? (
         <Button type="link" size="small" danger disabled={busy} onClick={() => onToggle(TokenStatus.Disabled)}>
           {t('action.disable')}
