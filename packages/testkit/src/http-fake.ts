@@ -54,3 +54,26 @@ export async function serveFake(
     },
   };
 }
+
+/** The whole request body as UTF-8 text. */
+export function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** Query string and, for a POST, the form or JSON body, as one flat map (non-string JSON values as JSON). */
+export async function readFields(req: IncomingMessage, url: URL): Promise<Record<string, string>> {
+  const fields = Object.fromEntries(url.searchParams);
+  if (req.method !== 'POST') return fields;
+  const text = await readBody(req);
+  if ((req.headers['content-type'] ?? '').includes('application/json')) {
+    const parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    for (const [k, v] of Object.entries(parsed)) fields[k] = typeof v === 'string' ? v : JSON.stringify(v);
+    return fields;
+  }
+  return { ...fields, ...Object.fromEntries(new URLSearchParams(text)) };
+}

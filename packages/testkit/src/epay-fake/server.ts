@@ -1,33 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { readFields } from '../http-fake.js';
 import { cashierPage, errorPage } from './pages.js';
 import { epayMd5, signFields } from './sign.js';
 import type { FakeEpay, FakeEpayOptions, FakeEpayOrder, NotifyOptions, NotifyResult } from './types.js';
 
 const REQUIRED = ['pid', 'type', 'out_trade_no', 'notify_url', 'return_url', 'name', 'money'] as const;
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
-/** Query string and, for a POST, the form or JSON body, as one flat map. */
-async function readFields(req: IncomingMessage, url: URL): Promise<Record<string, string>> {
-  const fields = Object.fromEntries(url.searchParams);
-  if (req.method !== 'POST') return fields;
-  const text = await readBody(req);
-  if ((req.headers['content-type'] ?? '').includes('application/json')) {
-    const parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-    for (const [k, v] of Object.entries(parsed)) fields[k] = typeof v === 'string' ? v : JSON.stringify(v);
-    return fields;
-  }
-  return { ...fields, ...Object.fromEntries(new URLSearchParams(text)) };
-}
 
 function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': type, ...headers }).end(body);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { serveFake } from '../http-fake.js';
+import { readFields, serveFake } from '../http-fake.js';
 import { newSigningKey, signJwt } from './jwt.js';
 import type { FakeIdentity, FakeOAuth, FakeOAuthFault, FakeOAuthOptions, FakeOAuthRequest } from './types.js';
 
@@ -16,26 +16,7 @@ const AUTHORIZE_PATHS = new Set(['/login/oauth/authorize', '/oauth2/authorize', 
 const TOKEN_PATHS = new Set(['/login/oauth/access_token', '/oauth2/token', '/token']);
 const CODE_TTL_MS = 10 * 60_000;
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
-async function readFields(req: IncomingMessage, url: URL): Promise<Record<string, string>> {
-  const fields = Object.fromEntries(url.searchParams);
-  if (req.method !== 'POST') return fields;
-  const text = await readBody(req);
-  if ((req.headers['content-type'] ?? '').includes('application/json')) {
-    const parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-    for (const [k, v] of Object.entries(parsed)) fields[k] = String(v);
-    return fields;
-  }
-  return { ...fields, ...Object.fromEntries(new URLSearchParams(text)) };
-}
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
