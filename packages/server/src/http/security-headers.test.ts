@@ -34,6 +34,8 @@ describe('security headers', () => {
       expect(csp.get('script-src'), p).toContain("'self'");
       expect(csp.get('script-src'), p).not.toContain("'unsafe-inline'");
       expect(csp.get('script-src'), p).not.toContain("'unsafe-eval'");
+      // Telegram's login widget (sign-in and bindings) is telegram.org's script.
+      expect(csp.get('script-src'), p).toContain('https://telegram.org');
       // antd's CSS-in-JS writes <style> elements and style attributes.
       expect(csp.get('style-src'), p).toEqual(["'self'", "'unsafe-inline'"]);
       expect(csp.get('img-src'), p).toEqual(["'self'", 'data:', 'https:']);

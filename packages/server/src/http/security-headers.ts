@@ -2,14 +2,15 @@ import type { FastifyInstance } from 'fastify';
 
 /**
  * The console's policy. Scripts only from this origin plus Cloudflare Turnstile (spec §5 human
- * check; its docs ask for script-src and frame-src on challenges.cloudflare.com). antd's CSS-in-JS
+ * check; its docs ask for script-src and frame-src on challenges.cloudflare.com) and Telegram's
+ * login widget (telegram.org's script, which frames oauth.telegram.org). antd's CSS-in-JS
  * writes <style> elements and style attributes, hence 'unsafe-inline' for styles only. Admin
  * content (notice, about, home page) may show https images and, given a URL, an https iframe.
  */
 export function consoleCsp(formTargets: readonly string[] = []): string {
   return [
     "default-src 'self'",
-    "script-src 'self' https://challenges.cloudflare.com",
+    "script-src 'self' https://challenges.cloudflare.com https://telegram.org",
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: https:",
     "font-src 'self' data:",

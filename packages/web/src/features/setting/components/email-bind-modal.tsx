@@ -1,6 +1,7 @@
 import { Button, Form, Input, Modal, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TurnstileWidget, useTurnstile } from '../../../components/turnstile';
 import { call } from '../../../lib/api';
 import { showError, showSuccess } from '../../../lib/feedback';
 import { emailBind } from '../../oauth/api';
@@ -10,12 +11,16 @@ interface Fields {
   code: string;
 }
 
-/** Email bind (spec §5: email and code required): a code mailed to the address proves it is yours. */
+/**
+ * Email bind (spec §5: email and code required): a code mailed to the address proves it is yours.
+ * Asking for the code passes the human check when the administrator turned it on, like registration.
+ */
 export function EmailBindModal({ open, onClose, onBound }: { open: boolean; onClose: () => void; onBound: () => void }) {
   const { t } = useTranslation('setting');
   const [form] = Form.useForm<Fields>();
   const [countdown, setCountdown] = useState(0);
   const [busy, setBusy] = useState(false);
+  const turnstile = useTurnstile();
 
   useEffect(() => {
     if (countdown <= 0) return;
@@ -29,8 +34,12 @@ export function EmailBindModal({ open, onClose, onBound }: { open: boolean; onCl
       showError(t('bindings.emailRequired'));
       return;
     }
+    if (!turnstile.ready) {
+      showError(t('auth:turnstileWait'));
+      return;
+    }
     try {
-      await call('GET /api/verification', { query: { email, turnstile: '' } });
+      await call('GET /api/verification', { query: { email, turnstile: turnstile.token } });
       showSuccess(t('bindings.codeSent'));
       // Spec §9: 30 seconds before another code may be asked for.
       setCountdown(30);
@@ -59,6 +68,8 @@ export function EmailBindModal({ open, onClose, onBound }: { open: boolean; onCl
         <Form.Item name="email" label={t('bindings.email')} rules={[{ required: true, message: t('bindings.emailRequired') }]}>
           <Input type="email" autoComplete="email" placeholder={t('bindings.emailPlaceholder')} />
         </Form.Item>
+        {/* Before the code: the check's token is what asking for a code needs. */}
+        {turnstile.enabled && <TurnstileWidget siteKey={turnstile.siteKey} onToken={turnstile.setToken} />}
         <Form.Item label={t('bindings.code')} required>
           <Space.Compact block>
             <Form.Item name="code" noStyle rules={[{ required: true, message: t('bindings.codeRequired') }]}>
