@@ -109,6 +109,8 @@ export default defineConfig({
         CRITICAL_RATE_LIMIT_ENABLE: 'false',
         // The suite loads hundreds of pages from one IP; the 60-per-3-min web limit is not under test.
         GLOBAL_WEB_RATE_LIMIT_ENABLE: 'false',
+        // The task screens' test waits for polled Midjourney and Suno tasks (default 15 s).
+        TASK_POLL_INTERVAL_MS: '500',
       },
     },
   ],

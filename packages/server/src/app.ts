@@ -38,6 +38,7 @@ import { redemptionsRoutes } from './modules/redemptions/redemptions.routes.js';
 import { topUpsRoutes } from './modules/topups/topups.routes.js';
 import { relayRoutes } from './relay/relay.routes.js';
 import { mjRoutes } from './relay/mj/mj.routes.js';
+import { sunoRoutes } from './relay/suno/suno.routes.js';
 import { tasksRoutes } from './modules/tasks/tasks.routes.js';
 import { registerTaskPollJobs } from './jobs/tasks-poll.job.js';
 import { playgroundRoutes } from './relay/playground.routes.js';
@@ -119,6 +120,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   openApiRoute(app);
   await relayRoutes(app, ctx);
   await mjRoutes(app, ctx);
+  await sunoRoutes(app, ctx);
   await playgroundRoutes(app, ctx);
   registerLedgerJobs(app, ctx);
   registerChannelMonitorJobs(app, ctx);

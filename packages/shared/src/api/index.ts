@@ -17,7 +17,7 @@ import { pricingRoutes } from './pricing.js';
 import { redemptionRoutes } from './redemptions.js';
 import { relayRoutes } from './relay.js';
 import { statusRoutes } from './status.js';
-import { mjRoutes, taskRoutes } from './tasks.js';
+import { mjRoutes, sunoRoutes, taskRoutes } from './tasks.js';
 import { tokenRoutes } from './tokens.js';
 import { topUpRoutes } from './topups.js';
 import { userRoutes } from './users.js';
@@ -59,6 +59,7 @@ export const apiRoutes = {
   ...relayRoutes,
   ...taskRoutes,
   ...mjRoutes,
+  ...sunoRoutes,
 };
 
 export type ApiRoutes = typeof apiRoutes;

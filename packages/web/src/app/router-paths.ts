@@ -13,6 +13,8 @@ export const BUILT_PATHS: ReadonlySet<string> = new Set([
   '/token',
   '/channel',
   '/log',
+  '/midjourney',
+  '/task',
   '/user',
   '/redemption',
   '/topup',

@@ -1,0 +1,171 @@
+import { ChannelStatus, LogType, mjActionModel, perCallQuota, type MjAction } from '@modelgate/shared';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { taskAdapterFor } from '../adapters/task-registry.js';
+import type { TaskAdapter } from '../adapters/task-types.js';
+import { priceFor } from '../billing/pricing.js';
+import type { RuntimeChannel } from '../channel-cache.js';
+import { pricingTables } from '../relay.service.js';
+import type { RelayAuth } from '../token-auth.js';
+import { chargeable, clearMode, intentOf, invalid, MJ_NOT_FOUND, MJ_SYSTEM, MjError, type MjReplyBody } from './mj-action.js';
+
+type Deps = Pick<AppContext, 'db' | 'options' | 'relay' | 'quotaLedger' | 'config'>;
+
+/** Unpriced Midjourney actions cost $0.1 (§8.3). */
+const DEFAULT_MJ_PRICE = 0.1;
+const SUBMIT_TIMEOUT_MS = 60_000;
+
+export interface MjChannel {
+  ch: RuntimeChannel;
+  adapter: TaskAdapter;
+}
+
+/** The channel that owns a stored task (follow-ups go there); refused when it is gone or disabled. */
+export async function originChannel(ctx: Deps, channelId: number): Promise<MjChannel> {
+  await ctx.relay.channels.ensure();
+  const ch = ctx.relay.channels.get(channelId);
+  const adapter = ch ? taskAdapterFor(ch.type) : undefined;
+  if (!ch || !adapter) throw new MjError(503, MJ_NOT_FOUND, `the channel of this task (#${channelId}) no longer exists`);
+  if (ch.status !== ChannelStatus.Enabled) throw new MjError(503, MJ_NOT_FOUND, `the channel of this task (#${channelId}) is disabled`);
+  return { ch, adapter };
+}
+
+async function pickChannel(ctx: Deps, auth: RelayAuth, model: string): Promise<MjChannel> {
+  await ctx.relay.channels.ensure();
+  const ch = auth.pinned ?? ctx.relay.channels.select(auth.group, model, new Set());
+  const adapter = ch ? taskAdapterFor(ch.type) : undefined;
+  if (!ch || !adapter) throw new MjError(503, MJ_NOT_FOUND, `no available channel for model ${model} in group ${auth.group}`);
+  return { ch, adapter };
+}
+
+function quotaFor(ctx: Deps, model: string, group: string): number {
+  const price = priceFor(model, group, pricingTables(ctx));
+  return perCallQuota({ ...price, modelPrice: price.modelPrice >= 0 ? price.modelPrice : DEFAULT_MJ_PRICE });
+}
+
+/** The client's body as the upstream gets it: the Mj* switches decide what passes (§8.2). */
+function upstreamBody(ctx: Deps, body: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...body };
+  if (!ctx.options.bool('MjAccountFilterEnabled')) delete out.accountFilter;
+  if (!ctx.options.bool('MjNotifyEnabled')) delete out.notifyHook;
+  if (ctx.options.bool('MjModeClearEnabled') && typeof out.prompt === 'string') out.prompt = clearMode(out.prompt);
+  return out;
+}
+
+/**
+ * One submit (§8.3): the price of `mj_<action>` is reserved first (too little quota is code 4 and
+ * nothing reaches the upstream), then charged only when the upstream accepted the job (codes 1,
+ * 21, 22) and released otherwise; every submit leaves a task row.
+ */
+export async function submitMj(ctx: Deps, req: FastifyRequest, auth: RelayAuth, path: string, body: Record<string, unknown>): Promise<MjReplyBody> {
+  const intent = intentOf(path, body);
+  const model = mjActionModel(intent.action);
+  if (auth.token.modelLimits && !auth.token.modelLimits.has(model)) throw new MjError(403, 4, `this token may not use model ${model}`);
+  let target: MjChannel;
+  if (intent.originId) {
+    const origin = await ctx.db.db.selectFrom('midjourneys').selectAll().where('mj_id', '=', intent.originId).where('user_id', '=', auth.user.id).executeTakeFirst();
+    if (!origin) throw new MjError(404, MJ_NOT_FOUND, `task_not_found: ${intent.originId}`);
+    if (intent.action !== 'MODAL' && ctx.options.bool('MjActionCheckSuccessEnabled') && origin.status !== 'SUCCESS') {
+      throw invalid(`task_status_not_success: task ${intent.originId} is ${origin.status || 'not started'}`);
+    }
+    target = await originChannel(ctx, Number(origin.channel_id));
+  } else target = await pickChannel(ctx, auth, model);
+
+  const quota = quotaFor(ctx, model, auth.group);
+  const requestId = req.id;
+  const ledger = ctx.relay.ledger;
+  const tokenLimited = !auth.token.unlimited;
+  if (quota > 0) {
+    const r = await ledger.reserve({ requestId, userId: auth.user.id, tokenId: auth.token.id, tokenLimited, amount: quota, now: Math.floor(Date.now() / 1000) });
+    if (!r.ok) throw invalid(`quota_not_enough: ${r.who} cannot pay ${quota}`);
+  }
+  const started = Date.now();
+  let upstream;
+  try {
+    upstream = await target.adapter.call(target.ch.target, 'POST', `/mj${path}`, upstreamBody(ctx, body), SUBMIT_TIMEOUT_MS);
+  } catch (err) {
+    await ledger.release(requestId);
+    throw new MjError(502, MJ_SYSTEM, `upstream request failed: ${(err as Error).message}`);
+  }
+  const reply = upstream.json as Partial<MjReplyBody> | null;
+  if (upstream.status !== 200 || !reply || typeof reply.code !== 'number') {
+    await ledger.release(requestId);
+    throw new MjError(502, MJ_SYSTEM, `upstream answered ${upstream.status}${reply ? `: ${JSON.stringify(reply).slice(0, 300)}` : ' with an empty body'}`);
+  }
+  const code = reply.code;
+  const accepted = chargeable(intent.action, code);
+  if (accepted) {
+    await ledger.settle({
+      requestId,
+      userId: auth.user.id,
+      tokenId: auth.token.id,
+      tokenLimited,
+      reserved: quota,
+      charge: quota,
+      channelId: target.ch.id,
+      responseTimeMs: Date.now() - started,
+      log: ctx.options.bool('LogConsumeEnabled')
+        ? (charged) => ({
+            user_id: auth.user.id,
+            created_at: Math.floor(Date.now() / 1000),
+            type: LogType.Consume,
+            content: `模型固定价格 ${(quota / ctx.options.num('QuotaPerUnit')).toFixed(4)}，操作 ${intent.action}`,
+            username: auth.user.username,
+            token_name: auth.token.name,
+            model_name: model,
+            quota: charged,
+            prompt_tokens: 0,
+            completion_tokens: 0,
+            use_time: Math.floor((Date.now() - started) / 1000),
+            is_stream: 0,
+            channel_id: target.ch.id,
+            token_id: auth.token.id,
+            group: auth.group,
+            other: '{}',
+            request_id: requestId,
+          })
+        : null,
+    });
+  } else if (quota > 0) await ledger.release(requestId);
+  await storeTask(ctx, auth, target, intent.action, body, reply as MjReplyBody, accepted ? quota : 0);
+  // Clients wait for code 1: "queued" and "exists" are both an accepted job (a modal stays 21).
+  const modal = intent.action === 'INPAINT' || intent.action === 'CUSTOM_ZOOM';
+  return { ...(reply as MjReplyBody), code: code === 22 || (code === 21 && !modal) ? 1 : code };
+}
+
+async function storeTask(ctx: Deps, auth: RelayAuth, target: MjChannel, action: MjAction, body: Record<string, unknown>, reply: MjReplyBody, quota: number): Promise<void> {
+  const accepted = quota > 0 || chargeable(action, reply.code);
+  const props = reply.properties ?? {};
+  const mjId = typeof reply.result === 'string' ? reply.result : '';
+  let status = accepted ? 'SUBMITTED' : 'FAILURE';
+  let progress = accepted ? '0%' : '100%';
+  let image = '';
+  if (reply.code === 21 && typeof props.status === 'string') status = props.status;
+  if (reply.code === 21 && typeof props.imageUrl === 'string') image = props.imageUrl;
+  if (status === 'SUCCESS' || (action === 'UPLOAD' && reply.code === 1)) {
+    status = 'SUCCESS';
+    progress = '100%';
+  }
+  await ctx.db.db
+    .insertInto('midjourneys')
+    .values({
+      code: reply.code,
+      user_id: auth.user.id,
+      action,
+      mj_id: mjId,
+      prompt: typeof body.prompt === 'string' ? body.prompt : '',
+      prompt_en: typeof props.promptEn === 'string' ? props.promptEn : '',
+      description: reply.description ?? '',
+      state: typeof body.state === 'string' ? body.state : '',
+      submit_time: Date.now(),
+      image_url: image,
+      status,
+      progress,
+      fail_reason: accepted ? '' : `${reply.description ?? ''}`.slice(0, 500),
+      channel_id: target.ch.id,
+      quota,
+      buttons: '[]',
+      properties: JSON.stringify(props),
+    })
+    .execute();
+}

@@ -1,0 +1,117 @@
+import { langFromHeader } from '@modelgate/shared';
+import { MJ_RELAY_PATHS, type ApiRouteKey } from '@modelgate/shared/api';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { documentOnlyValidator, fastifySchema } from '../../http/schema.js';
+import { applyMjUpdate, mjTaskJson, type MjRow } from '../../modules/tasks/mj-store.js';
+import { forwardImage, withForwardUrl } from './mj-image.js';
+import { RelayError } from '../relay-error.js';
+import { authenticateToken, type RelayAuth } from '../token-auth.js';
+import { invalid, MJ_NOT_FOUND, MJ_SYSTEM, MjError } from './mj-action.js';
+import { originChannel, submitMj } from './mj-submit.js';
+
+type Deps = Pick<AppContext, 'db' | 'options' | 'relay' | 'quotaLedger' | 'config' | 'rateLimitStore'>;
+
+const SEED_TIMEOUT_MS = 30_000;
+const LIST_MAX_IDS = 500;
+
+/** The proxy's clients send the key as `mj-api-secret`; Bearer works too. */
+async function mjAuth(ctx: Deps, req: FastifyRequest): Promise<RelayAuth> {
+  const secret = req.headers['mj-api-secret'];
+  if (!req.headers.authorization && typeof secret === 'string' && secret) req.headers.authorization = `Bearer ${secret}`;
+  return authenticateToken(ctx, req, langFromHeader(req.headers['accept-language']));
+}
+
+function bodyOf(req: FastifyRequest): Record<string, unknown> {
+  const raw = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+  if (!raw.trim()) throw invalid('request body: a JSON object is required');
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    throw invalid('request body: malformed JSON');
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw invalid('request body: a JSON object is required');
+  return v as Record<string, unknown>;
+}
+
+async function answer(req: FastifyRequest, reply: FastifyReply, fn: () => Promise<unknown>): Promise<FastifyReply> {
+  try {
+    const body = await fn();
+    if (reply.sent) return reply;
+    return reply.code(200).send(body);
+  } catch (err) {
+    if (err instanceof MjError) return reply.code(err.status).send(err.body());
+    if (err instanceof RelayError) return reply.code(err.status).send({ code: err.status === 401 ? 401 : 4, description: err.message, result: null });
+    req.log.error({ err }, 'midjourney relay failed');
+    return reply.code(500).send({ code: MJ_SYSTEM, description: 'internal error', result: null });
+  }
+}
+
+/**
+ * The Midjourney proxy relay (providers-china-and-tasks §8) on `/mj/*` and `/mj-{mode}/mj/*`:
+ * submits go upstream (billing in mj-submit.ts); fetch and list-by-condition are answered from the
+ * local store with the caller's own tasks only; notify updates the caller's own task.
+ */
+export async function mjRoutes(app: FastifyInstance, ctx: Deps): Promise<void> {
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: ctx.config.bodyLimits.relayJson }, (_req, body, done) => done(null, body));
+    scope.setValidatorCompiler(documentOnlyValidator);
+    scope.addHook('onRequest', (_req, reply, done) => {
+      reply.header('access-control-allow-origin', '*');
+      done();
+    });
+    for (const [path, c] of Object.entries(MJ_RELAY_PATHS)) {
+      for (const prefix of ['/mj', '/mj-:mode/mj']) {
+        const url = `${prefix}${path}`;
+        const schema = fastifySchema(`${c.method} ${url}` as ApiRouteKey);
+        scope.route({ method: c.method, url, schema, handler: (req, reply) => answer(req, reply, () => handle(ctx, req, reply, path)) });
+      }
+    }
+  });
+}
+
+async function handle(ctx: Deps, req: FastifyRequest, reply: FastifyReply, path: string): Promise<unknown> {
+  if (path === '/image/:id') return forwardImage(ctx, (req.params as { id: string }).id, reply);
+  const auth = await mjAuth(ctx, req);
+  const view = (row: MjRow) => withForwardUrl(ctx, mjTaskJson(row));
+  const db = ctx.db.db;
+  const id = (req.params as { id?: string }).id ?? '';
+  const own = (mjId: string) => db.selectFrom('midjourneys').selectAll().where('mj_id', '=', mjId).where('user_id', '=', auth.user.id).executeTakeFirst();
+  switch (path) {
+    case '/task/:id/fetch': {
+      const row = await own(id);
+      if (!row) throw new MjError(404, MJ_NOT_FOUND, `task_not_found: ${id}`);
+      return view(row);
+    }
+    case '/task/list-by-condition': {
+      const ids = bodyOf(req).ids;
+      if (!Array.isArray(ids) || !ids.every((v) => typeof v === 'string')) throw invalid('ids: a list of task ids is required');
+      if (ids.length > LIST_MAX_IDS) throw invalid(`ids: at most ${LIST_MAX_IDS}`);
+      if (!ids.length) return [];
+      const rows = await db.selectFrom('midjourneys').selectAll().where('mj_id', 'in', ids as string[]).where('user_id', '=', auth.user.id).execute();
+      return rows.map(view);
+    }
+    case '/task/:id/image-seed': {
+      const row = await own(id);
+      if (!row) throw new MjError(404, MJ_NOT_FOUND, `task_not_found: ${id}`);
+      const { ch, adapter } = await originChannel(ctx, Number(row.channel_id));
+      const r = await adapter.call(ch.target, 'GET', `/mj/task/${encodeURIComponent(id)}/image-seed`, null, SEED_TIMEOUT_MS).catch((err: unknown) => {
+        throw new MjError(502, MJ_SYSTEM, `upstream request failed: ${(err as Error).message}`);
+      });
+      if (r.status !== 200 || !r.json || typeof r.json !== 'object') throw new MjError(502, MJ_SYSTEM, `upstream answered ${r.status}`);
+      return r.json;
+    }
+    case '/notify': {
+      const body = bodyOf(req);
+      const mjId = typeof body.id === 'string' ? body.id : '';
+      const row = mjId ? await own(mjId) : undefined;
+      if (!row) throw new MjError(404, MJ_NOT_FOUND, `task_not_found: ${mjId || '(empty)'}`);
+      await applyMjUpdate(ctx, row, body);
+      return { code: 1, description: 'success', result: mjId };
+    }
+    default:
+      return submitMj(ctx, req, auth, path, bodyOf(req));
+  }
+}

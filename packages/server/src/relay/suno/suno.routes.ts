@@ -1,0 +1,175 @@
+import { ChannelStatus, langFromHeader, LogType, perCallQuota } from '@modelgate/shared';
+import type { ApiRouteKey } from '@modelgate/shared/api';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { documentOnlyValidator, fastifySchema } from '../../http/schema.js';
+import { taskJson } from '../../modules/tasks/task-store.js';
+import { taskAdapterFor } from '../adapters/task-registry.js';
+import { priceFor } from '../billing/pricing.js';
+import { RelayError } from '../relay-error.js';
+import { pricingTables } from '../relay.service.js';
+import { authenticateToken, type RelayAuth } from '../token-auth.js';
+
+type Deps = Pick<AppContext, 'db' | 'options' | 'relay' | 'quotaLedger' | 'config' | 'rateLimitStore'>;
+
+const SUBMIT_TIMEOUT_MS = 60_000;
+const DEFAULT_PRICE: Record<string, number> = { suno_music: 0.1, suno_lyrics: 0.01 };
+const MUSIC_FIELDS = ['prompt', 'mv', 'title', 'tags', 'gpt_description_prompt', 'task_id', 'continue_at', 'continue_clip_id'] as const;
+
+/** An error in Suno-API's envelope with its HTTP status (providers-china-and-tasks §9.2). */
+class SunoError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+const bad = (message: string) => new SunoError(400, 'invalid_request', message);
+
+function bodyOf(req: FastifyRequest): Record<string, unknown> {
+  const raw = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+  let v: unknown;
+  try {
+    v = raw.trim() ? JSON.parse(raw) : null;
+  } catch {
+    throw bad('invalid_request_body: malformed JSON');
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw bad('invalid_request_body: a JSON object is required');
+  return v as Record<string, unknown>;
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+
+/** `/suno/*` (providers-china-and-tasks §9): submits billed per action at acceptance; fetches answered from the local store, own tasks only. */
+export async function sunoRoutes(app: FastifyInstance, ctx: Deps): Promise<void> {
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: ctx.config.bodyLimits.relayJson }, (_req, body, done) => done(null, body));
+    scope.setValidatorCompiler(documentOnlyValidator);
+    const route = (key: ApiRouteKey, fn: (req: FastifyRequest, auth: RelayAuth) => Promise<unknown>) => {
+      const [method, url] = key.split(' ') as ['GET' | 'POST', string];
+      scope.route({ method, url, schema: fastifySchema(key), handler: (req, reply) => answer(ctx, req, reply, fn) });
+    };
+    route('POST /suno/submit/:action', (req, auth) => submit(ctx, req, auth));
+    route('POST /suno/fetch', async (req, auth) => {
+      const ids = bodyOf(req).ids;
+      if (!Array.isArray(ids) || !ids.every((v) => typeof v === 'string')) throw bad('ids: a list of task ids is required');
+      if (ids.length > 500) throw bad('ids: at most 500');
+      const rows = ids.length ? await ctx.db.db.selectFrom('tasks').selectAll().where('task_id', 'in', ids as string[]).where('user_id', '=', auth.user.id).execute() : [];
+      return { code: 'success', message: '', data: rows.map(taskJson) };
+    });
+    route('GET /suno/fetch/:id', async (req, auth) => {
+      const id = (req.params as { id: string }).id;
+      const row = await ctx.db.db.selectFrom('tasks').selectAll().where('task_id', '=', id).where('user_id', '=', auth.user.id).executeTakeFirst();
+      if (!row) throw bad(`task_not_exist: ${id}`);
+      return { code: 'success', message: '', data: taskJson(row) };
+    });
+  });
+}
+
+async function answer(ctx: Deps, req: FastifyRequest, reply: FastifyReply, fn: (req: FastifyRequest, auth: RelayAuth) => Promise<unknown>): Promise<FastifyReply> {
+  try {
+    const auth = await authenticateToken(ctx, req, langFromHeader(req.headers['accept-language']));
+    return reply.code(200).send(await fn(req, auth));
+  } catch (err) {
+    if (err instanceof SunoError) return reply.code(err.status).send({ code: err.code, message: err.message, data: null });
+    if (err instanceof RelayError) return reply.code(err.status).send({ code: err.code ?? 'invalid_request', message: err.message, data: null });
+    req.log.error({ err }, 'suno relay failed');
+    return reply.code(500).send({ code: 'internal_error', message: 'internal error', data: null });
+  }
+}
+
+async function submit(ctx: Deps, req: FastifyRequest, auth: RelayAuth): Promise<unknown> {
+  const action = str((req.params as { action: string }).action).toUpperCase();
+  if (action !== 'MUSIC' && action !== 'LYRICS') throw bad('invalid_action');
+  const body = bodyOf(req);
+  const out: Record<string, unknown> = {};
+  if (action === 'LYRICS') {
+    if (!str(body.prompt)) throw bad('prompt_empty');
+    out.prompt = body.prompt;
+  } else {
+    for (const f of MUSIC_FIELDS) if (body[f] !== undefined && body[f] !== '' && body[f] !== null) out[f] = body[f];
+    out.mv = str(body.mv) || 'chirp-v3-0';
+    out.make_instrumental = body.make_instrumental === true;
+    if (out.continue_clip_id && !out.task_id) throw bad('continue_clip_id needs task_id');
+  }
+  const model = `suno_${action.toLowerCase()}`;
+  if (auth.token.modelLimits && !auth.token.modelLimits.has(model)) throw new SunoError(403, 'model_not_allowed', `this token may not use model ${model}`);
+  await ctx.relay.channels.ensure();
+  let ch;
+  if (out.task_id) {
+    const origin = await ctx.db.db.selectFrom('tasks').selectAll().where('task_id', '=', String(out.task_id)).where('user_id', '=', auth.user.id).executeTakeFirst();
+    if (!origin) throw bad(`task_not_exist: ${String(out.task_id)}`);
+    ch = ctx.relay.channels.get(Number(origin.channel_id));
+    if (!ch || ch.status !== ChannelStatus.Enabled) throw new SunoError(503, 'channel_unavailable', `the channel of task ${String(out.task_id)} is not available`);
+  } else ch = auth.pinned ?? ctx.relay.channels.select(auth.group, model, new Set());
+  const adapter = ch ? taskAdapterFor(ch.type) : undefined;
+  if (!ch || !adapter) throw new SunoError(503, 'model_not_found', `no available channel for model ${model} in group ${auth.group}`);
+
+  const price = priceFor(model, auth.group, pricingTables(ctx));
+  const quota = perCallQuota({ ...price, modelPrice: price.modelPrice >= 0 ? price.modelPrice : (DEFAULT_PRICE[model] ?? 0.1) });
+  const ledger = ctx.relay.ledger;
+  const requestId = req.id;
+  const tokenLimited = !auth.token.unlimited;
+  if (quota > 0) {
+    const r = await ledger.reserve({ requestId, userId: auth.user.id, tokenId: auth.token.id, tokenLimited, amount: quota, now: Math.floor(Date.now() / 1000) });
+    if (!r.ok) throw new SunoError(403, 'quota_not_enough', `quota_not_enough: ${r.who} cannot pay ${quota}`);
+  }
+  const started = Date.now();
+  let up;
+  try {
+    up = await adapter.call(ch.target, 'POST', `/suno/submit/${action}`, out, SUBMIT_TIMEOUT_MS);
+  } catch (err) {
+    await ledger.release(requestId);
+    throw new SunoError(502, 'fail_to_fetch_task', `upstream request failed: ${(err as Error).message}`);
+  }
+  const env = up.json as { code?: unknown; message?: unknown; data?: unknown } | null;
+  if (up.status !== 200) {
+    await ledger.release(requestId);
+    throw new SunoError(up.status >= 400 ? up.status : 502, 'fail_to_fetch_task', `upstream answered ${up.status}: ${JSON.stringify(env).slice(0, 300)}`);
+  }
+  if (!env || env.code !== 'success' || typeof env.data !== 'string' || !env.data) {
+    await ledger.release(requestId);
+    throw new SunoError(500, typeof env?.code === 'string' ? env.code : 'fail_to_fetch_task', typeof env?.message === 'string' && env.message ? env.message : 'upstream did not accept the task');
+  }
+  const channelId = ch.id;
+  await ledger.settle({
+    requestId,
+    userId: auth.user.id,
+    tokenId: auth.token.id,
+    tokenLimited,
+    reserved: quota,
+    charge: quota,
+    channelId,
+    responseTimeMs: Date.now() - started,
+    log: ctx.options.bool('LogConsumeEnabled')
+      ? (charged) => ({
+          user_id: auth.user.id,
+          created_at: Math.floor(Date.now() / 1000),
+          type: LogType.Consume,
+          content: `模型固定价格 ${(quota / ctx.options.num('QuotaPerUnit')).toFixed(4)}，操作 ${action}`,
+          username: auth.user.username,
+          token_name: auth.token.name,
+          model_name: model,
+          quota: charged,
+          prompt_tokens: 0,
+          completion_tokens: 0,
+          use_time: Math.floor((Date.now() - started) / 1000),
+          is_stream: 0,
+          channel_id: channelId,
+          token_id: auth.token.id,
+          group: auth.group,
+          other: '{}',
+          request_id: requestId,
+        })
+      : null,
+  });
+  const now = Math.floor(Date.now() / 1000);
+  await ctx.db.db
+    .insertInto('tasks')
+    .values({ created_at: now, updated_at: now, task_id: env.data, platform: 'suno', user_id: auth.user.id, channel_id: channelId, quota, action, status: 'NOT_START', fail_reason: '', submit_time: now, start_time: 0, finish_time: 0, progress: '0%', properties: '{}', data: 'null' })
+    .execute();
+  return env;
+}

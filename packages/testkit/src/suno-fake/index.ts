@@ -1,0 +1,1 @@
+export { startFakeSuno, type FakeSuno, type FakeSunoOptions, type SunoFakeTask } from './server.js';
