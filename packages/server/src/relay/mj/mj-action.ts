@@ -12,6 +12,8 @@ export interface MjReplyBody {
 export const MJ_NOT_FOUND = 3;
 export const MJ_VALIDATION = 4;
 export const MJ_SYSTEM = 9;
+/** The proxy's rate limit; answered as HTTP 429. */
+export const MJ_RATE_LIMITED = 30;
 
 export class MjError extends Error {
   constructor(

@@ -7,7 +7,7 @@ import { priceFor } from '../billing/pricing.js';
 import type { RuntimeChannel } from '../channel-cache.js';
 import { pricingTables } from '../relay.service.js';
 import type { RelayAuth } from '../token-auth.js';
-import { chargeable, clearMode, intentOf, invalid, MJ_NOT_FOUND, MJ_SYSTEM, MjError, type MjReplyBody } from './mj-action.js';
+import { chargeable, clearMode, intentOf, invalid, MJ_NOT_FOUND, MJ_RATE_LIMITED, MJ_SYSTEM, MjError, type MjReplyBody } from './mj-action.js';
 
 type Deps = Pick<AppContext, 'db' | 'options' | 'relay' | 'quotaLedger' | 'config'>;
 
@@ -128,6 +128,15 @@ export async function submitMj(ctx: Deps, req: FastifyRequest, auth: RelayAuth, 
     });
   } else if (quota > 0) await ledger.release(requestId);
   await storeTask(ctx, auth, target, intent.action, body, reply as MjReplyBody, accepted ? quota : 0);
+  // Code 3 on a fresh submit means the proxy has no Discord account left for it (§8.3): the channel
+  // is switched off when it may be. On a follow-up it only says the original task is unknown
+  // upstream, so a caller's stale task id can never disable a channel (the reference's bug).
+  if (code === MJ_NOT_FOUND && !intent.originId && target.ch.autoBan && ctx.options.bool('AutomaticDisableChannelEnabled')) {
+    const why = `No available account instance: ${typeof reply.description === 'string' ? reply.description : ''}`.slice(0, 500);
+    await ctx.relay.autoDisableChannel(target.ch.id, why).catch((err: unknown) => req.log.error({ err }, 'auto-disable failed'));
+  }
+  // Code 30 is the proxy's rate limit: answered as HTTP 429 so clients back off.
+  if (code === MJ_RATE_LIMITED) throw new MjError(429, code, typeof reply.description === 'string' ? reply.description : 'rate limited');
   // Clients wait for code 1: "queued" and "exists" are both an accepted job (a modal stays 21).
   const modal = intent.action === 'INPAINT' || intent.action === 'CUSTOM_ZOOM';
   return { ...(reply as MjReplyBody), code: code === 22 || (code === 21 && !modal) ? 1 : code };

@@ -1,3 +1,4 @@
+import { ChannelStatus } from '@modelgate/shared';
 import { startFakeMj, type FakeMj } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MjPoller } from '../../modules/tasks/mj-poller.js';
@@ -195,5 +196,25 @@ describe.each(testDbKinds())('Midjourney relay on %s', (kind) => {
     expect((await balances(h, poor)).quota).toBe(10_000);
     const row = await h.server.ctx.db.db.selectFrom('midjourneys').selectAll().where('user_id', '=', bob.userId).where('code', '=', 24).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'FAILURE', quota: 0 });
+  });
+  // Last: it switches the channel off.
+  it('code 30 is answered 429; code 3 switches the channel off only on a fresh submit; neither costs anything', async () => {
+    await h.root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' });
+    const imagine = await post(bob, '/mj/submit/imagine', { prompt: 'a quiet lake' });
+    const id = imagine.body.result as string;
+    await pollUntil(bob, id, 'SUCCESS');
+    const before = await balances(h, bob);
+    const channel = () => h.server.ctx.db.db.selectFrom('channels').select(['status']).where('type', '=', 5).executeTakeFirstOrThrow();
+    mj.nextCode = 30;
+    expect(await post(bob, '/mj/submit/imagine', { prompt: 'x' })).toMatchObject({ status: 429, body: { code: 30 } });
+    // On a follow-up, 3 says the original is unknown upstream: a caller cannot switch a channel off.
+    mj.nextCode = 3;
+    expect(await post(bob, '/mj/submit/change', { taskId: id, action: 'VARIATION', index: 1 })).toMatchObject({ status: 200, body: { code: 3 } });
+    expect((await channel()).status).toBe(ChannelStatus.Enabled);
+    mj.nextCode = 3;
+    expect(await post(bob, '/mj/submit/imagine', { prompt: 'x' })).toMatchObject({ status: 200, body: { code: 3, description: '无可用的账号实例' } });
+    expect((await channel()).status).toBe(ChannelStatus.AutoDisabled);
+    expect(await balances(h, bob)).toEqual(before);
+    await h.root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'false' });
   });
 });
