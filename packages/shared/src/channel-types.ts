@@ -70,6 +70,8 @@ export interface ChannelTypeInfo {
   keyHint?: string;
   /** The key is one multi-line JSON credential: never split into one channel per line. */
   jsonKey?: boolean;
+  /** A composite key the server checks on save (see `channelKeyProblem`). */
+  keyFormat?: KeyFormat;
   /** A fixed model list (spec §4); other types take the server's list for the type. */
   models?: readonly string[];
   /** The channel test can call it (task-only types cannot: reference §6.1). */
@@ -126,15 +128,15 @@ const TYPES: Record<number, Entry> = {
   26: { name: 'Zhipu GLM-4V', color: 'magenta', baseUrl: 'https://open.bigmodel.cn', keyHint: 'id.secret' },
   27: { name: 'Perplexity', color: 'default', baseUrl: 'https://api.perplexity.ai' },
   31: { name: '01.AI', color: 'green', baseUrl: 'https://api.lingyiwanwu.com' },
-  33: { name: 'AWS Claude', color: 'purple', baseUrl: '', keyHint: 'AK|SK|Region' },
+  33: { name: 'AWS Claude', color: 'purple', baseUrl: '', keyHint: 'AK|SK|Region', keyFormat: 'aws' },
   34: { name: 'Cohere', color: 'magenta', baseUrl: 'https://api.cohere.ai' },
   35: { name: 'MiniMax', color: 'green', baseUrl: 'https://api.minimax.chat' },
   36: { name: 'Suno API', color: 'green', baseUrl: '', baseUrlField: 'suno', models: ['suno_music', 'suno_lyrics'], testable: false },
   37: { name: 'Dify', color: 'cyan', baseUrl: 'https://api.dify.ai' },
   38: { name: 'Jina', color: 'blue', baseUrl: 'https://api.jina.ai' },
-  39: { name: 'Cloudflare', color: 'default', baseUrl: 'https://api.cloudflare.com', other: 'accountId' },
+  39: { name: 'Cloudflare', color: 'default', baseUrl: 'https://api.cloudflare.com', other: 'accountId', keyHint: 'API token (account id in its field), or AccountId|Token', keyFormat: 'cloudflare' },
   40: { name: 'SiliconCloud', color: 'purple', baseUrl: 'https://api.siliconflow.cn' },
-  41: { name: 'Vertex AI', color: 'blue', baseUrl: '', baseUrlField: 'none', other: 'vertexRegion', jsonKey: true },
+  41: { name: 'Vertex AI', color: 'blue', baseUrl: '', baseUrlField: 'none', other: 'vertexRegion', jsonKey: true, keyFormat: 'serviceAccount' },
   42: { name: 'Mistral AI', color: 'blue', baseUrl: 'https://api.mistral.ai' },
   43: { name: 'DeepSeek', color: 'blue', baseUrl: 'https://api.deepseek.com' },
 };
@@ -169,6 +171,51 @@ export function channelTypeColor(type: number): string {
 export function modelsForType(type: number, byType: Record<string, string[]> | undefined): string[] {
   const fixed = CHANNEL_TYPES.get(type)?.models;
   return fixed ? [...fixed] : (byType?.[String(type)] ?? []);
+}
+
+export type KeyFormat = 'aws' | 'serviceAccount' | 'cloudflare';
+
+const AWS_REGION = /^[a-z]{2}(-[a-z]+)+-\d+$/;
+
+function isServiceAccount(key: string): boolean {
+  try {
+    const j = JSON.parse(key) as Record<string, unknown>;
+    return ['client_email', 'private_key', 'project_id'].every((f) => typeof j[f] === 'string' && j[f] !== '') && String(j.private_key).includes('PRIVATE KEY');
+  } catch {
+    return false;
+  }
+}
+
+/** Each composite key shape: what the refusal shows, and the check. */
+const KEY_FORMATS: Record<KeyFormat, { expected: string; valid(key: string): boolean }> = {
+  // An optional 4th part is an STS session token (temporary credentials).
+  aws: {
+    expected: 'AccessKeyId|SecretAccessKey|Region, e.g. AKIA…|wJal…|us-east-1 (optionally |SessionToken)',
+    valid: (key) => {
+      const parts = key.split('|').map((p) => p.trim());
+      return (parts.length === 3 || parts.length === 4) && parts.every(Boolean) && AWS_REGION.test(parts[2]!);
+    },
+  },
+  serviceAccount: {
+    expected: 'a Google service-account JSON key with project_id, client_email and private_key',
+    valid: isServiceAccount,
+  },
+  // Cloudflare: the API token alone (the account id in the channel's account id field), or `accountId|token`.
+  cloudflare: {
+    expected: 'a Cloudflare API token (with the account id in the account id field), or AccountId|Token, e.g. 0123456789abcdef0123456789abcdef|AbCd…',
+    valid: (key) => {
+      const parts = key.split('|').map((p) => p.trim());
+      if (parts.length === 1) return /^[\w-]+$/.test(parts[0]!);
+      return parts.length === 2 && /^[0-9a-f]{32}$/i.test(parts[0]!) && /^[\w-]+$/.test(parts[1]!);
+    },
+  },
+};
+
+/** The expected key format when `key` does not have it (shown in the refusal), else undefined. */
+export function channelKeyProblem(type: number, key: string): string | undefined {
+  const format = CHANNEL_TYPES.get(type)?.keyFormat;
+  if (!format) return undefined;
+  return KEY_FORMATS[format].valid(key.trim()) ? undefined : KEY_FORMATS[format].expected;
 }
 
 /** The keys a create request's key field holds: one per line, or one JSON credential. */

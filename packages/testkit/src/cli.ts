@@ -4,16 +4,24 @@
  *   node packages/testkit/dist/cli.js --port 9100 --key sk-test
  *   node packages/testkit/dist/cli.js --provider anthropic --port 9200 --key sk-ant-test
  *   node packages/testkit/dist/cli.js --provider gemini --port 9300 --key AIza-test
+ *   node packages/testkit/dist/cli.js --provider mj --port 9400 --key mj-secret   (mj-open: the open proxy)
  * Faults (and the OpenAI fake's balance) can then be changed at run time through `/__fake/*`.
  */
 import { parseArgs } from 'node:util';
 import { startFakeAnthropic } from './anthropic-fake/index.js';
+import { startFakeBedrock } from './bedrock-fake/index.js';
+import { startFakeCohere } from './cohere-fake/index.js';
+import { startFakeJina } from './jina-fake/index.js';
 import { startFakeGemini } from './gemini-fake/index.js';
+import { startFakeMj } from './mj-fake/index.js';
 import { startFakeOpenAI } from './openai-fake/index.js';
 
 const USAGE = `Usage: modelgate-fake-upstream [options]
   --provider <name>   openai (default), anthropic (the Messages API at /v1/messages)
-                      or gemini (generateContent at /v1beta/models/{model}:…)
+                      or gemini (generateContent at /v1beta/models/{model}:…),
+                      mj (a Midjourney Proxy Plus at /mj/…), mj-open (the open proxy),
+                      bedrock (SigV4-checked /model/{id}/invoke…; --key AKID:SECRET),
+                      cohere (/v2/chat, /v2/embed, /v1/rerank), jina (/v1/embeddings, /v1/rerank)
   --port <n>          port to listen on (default 9100, 0 = random)
   --host <addr>       interface to bind (default 127.0.0.1)
   --key <key>         accepted API key; repeat for several (default: any key)
@@ -22,6 +30,7 @@ const USAGE = `Usage: modelgate-fake-upstream [options]
   --balance <usd>     hard_limit_usd served by the billing endpoints (default 100)
   --models <a,b,...>  model ids served by /v1/models (gemini: the models it answers)
   --strict-models     404 for models not in --models
+  --step-ms <n>       mj: time between two progress steps of a task (default 2000)
   --help`;
 
 function intOption(value: string | undefined, name: string, fallback: number): number {
@@ -43,6 +52,7 @@ async function main(): Promise<void> {
       balance: { type: 'string' },
       models: { type: 'string' },
       'strict-models': { type: 'boolean' },
+      'step-ms': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -86,7 +96,46 @@ async function main(): Promise<void> {
     process.once('SIGTERM', stop);
     return;
   }
-  if (provider !== 'openai') throw new Error(`--provider must be openai, anthropic or gemini, got "${provider}"`);
+  if (provider === 'bedrock' || provider === 'cohere' || provider === 'jina') {
+    const port = intOption(values.port, 'port', 9100);
+    const host = values.host ?? '127.0.0.1';
+    const keys = values.key && values.key.length > 0 ? values.key : undefined;
+    const chunkCount = intOption(values.chunks, 'chunks', 5);
+    const credentials = keys?.map((k) => {
+      const [accessKeyId = '', secretAccessKey = ''] = k.split(':');
+      return { accessKeyId, secretAccessKey };
+    });
+    const fake =
+      provider === 'bedrock'
+        ? await startFakeBedrock({ port, host, chunkCount, credentials })
+        : provider === 'cohere'
+          ? await startFakeCohere({ port, host, apiKeys: keys, chunkCount })
+          : await startFakeJina({ port, host, apiKeys: keys });
+    process.stdout.write(`Fake ${provider} upstream listening on ${fake.url}\n`);
+    const stop = (): void => {
+      void fake.close().then(() => process.exit(0));
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    return;
+  }
+  if (provider === 'mj' || provider === 'mj-open') {
+    const fake = await startFakeMj({
+      port: intOption(values.port, 'port', 9100),
+      host: values.host ?? '127.0.0.1',
+      secret: values.key?.[0],
+      kind: provider === 'mj' ? 'plus' : 'open',
+      stepMs: intOption(values['step-ms'], 'step-ms', 2000),
+    });
+    process.stdout.write(`Fake Midjourney proxy (${provider === 'mj' ? 'plus' : 'open'}) listening on ${fake.url}\n`);
+    const stop = (): void => {
+      void fake.close().then(() => process.exit(0));
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    return;
+  }
+  if (provider !== 'openai') throw new Error(`--provider must be openai, anthropic, gemini, mj, mj-open, bedrock, cohere or jina, got "${provider}"`);
   const fake = await startFakeOpenAI({
     port: intOption(values.port, 'port', 9100),
     host: values.host ?? '127.0.0.1',

@@ -4,5 +4,12 @@ export { startFakeSmtp, type CapturedMail, type FakeSmtp, type FakeSmtpOptions }
 export { parseMail, type ParsedMail } from './smtp-fake/mime.js';
 export * from './epay-fake/index.js';
 export * from './gemini-fake/index.js';
+export * from './bedrock-fake/index.js';
+export * from './vertex-fake/index.js';
+export * from './jina-fake/index.js';
+export * from './cohere-fake/index.js';
+export * from './cloudflare-fake/index.js';
+export { rankDocuments } from './rerank-scores.js';
 export * from './oauth-fake/index.js';
 export * from './mj-fake/index.js';
+export * from './suno-fake/index.js';

@@ -1,6 +1,6 @@
 import { request as undiciRequest } from 'undici';
 import { adapterFor } from './adapters/registry.js';
-import type { UpstreamCall } from './adapters/types.js';
+import { SigningError, type UpstreamCall, type UpstreamRequest } from './adapters/types.js';
 import { imageQuota, usageQuota } from './billing/pricing.js';
 import type { RuntimeChannel } from './channel-cache.js';
 import type { ConvertContext } from './formats/types.js';
@@ -43,16 +43,24 @@ function convertContext(run: Run, model: string): ConvertContext {
 export async function attemptOnce(run: Run, ch: RuntimeChannel): Promise<Attempt> {
   const { ctx, input } = run;
   const adapter = adapterFor(ch.type);
-  const upstream = adapter?.upstreamFormat(input.mode, input.format);
+  const model = ch.modelMapping?.[input.model] ?? input.model;
+  const upstream = adapter?.upstreamFormat(input.mode, input.format, model);
   if (!adapter || !upstream) {
     return failure(501, 'new_api_error', 'channel_unsupported', `${localError(run.lang, 501, 'RELAY_UNSUPPORTED', { detail: input.mode }).message} (channel #${ch.id})`, true);
   }
-  const model = ch.modelMapping?.[input.model] ?? input.model;
   const call: UpstreamCall = { ch: ch.target, mode: input.mode, inbound: input.format, upstream, model, stream: input.stream, clientHeaders: run.req.headers };
   const cx = convertContext(run, model);
   // A request the upstream format cannot express is refused here (a local 400, never retried).
   const built = await adapter.buildRequest(call, { body: input.body, raw: input.raw, contentType: input.contentType, multipartModel: input.multipartModel, callerModel: input.model, maxTokens: run.maxTokensOverride, cx });
-  const signed = await adapter.sign(built, call);
+  let signed: UpstreamRequest;
+  try {
+    signed = await adapter.sign(built, call);
+  } catch (err) {
+    if (!(err instanceof SigningError)) throw err;
+    // Credentials that cannot sign (a refused token exchange): the provider's message, its own retry and disable judgement.
+    const ue = err.upstream;
+    return failure(ue.status, ue.type, ue.code, clientSafeMessage(ue.message, ue.status, ch.target.key), ue.retryable, ue);
+  }
   const headers: Record<string, string> = {
     'content-type': input.body ? 'application/json' : input.contentType,
     accept: input.stream ? 'text/event-stream' : String(run.req.headers.accept ?? 'application/json'),
@@ -83,11 +91,11 @@ export async function attemptOnce(run: Run, ch: RuntimeChannel): Promise<Attempt
   ctx.relay.observer.upstreamAnswered({ channel: ch.id, status, ms: Date.now() - sentAt });
   if (status < 200 || status >= 300) {
     const text = await res.body.text().catch(() => '');
-    const ue = adapter.classifyError(mapStatus(status, ch.statusCodeMapping), status, text);
+    const ue = adapter.classifyError(mapStatus(status, ch.statusCodeMapping), status, text, res.headers);
     return failure(ue.status, ue.type, ue.code, clientSafeMessage(ue.message, status, ch.target.key), ue.retryable, ue);
   }
   const contentType = String(res.headers['content-type'] ?? '');
-  if (abort && input.stream && contentType.includes('text/event-stream')) return relayStream(run, ch, res.body, abort, sentAt, adapter.streamTransformer(call, cx), (s) => adapter.retryable(s));
+  if (abort && input.stream && adapter.isStreamReply(contentType)) return relayStream(run, ch, res.body, abort, sentAt, adapter.streamTransformer(call, cx), (s) => adapter.retryable(s));
   if (abort && input.mode === 'speech') return relayBinary(run, ch, res.body, contentType, abort, sentAt);
 
   let buf: Buffer;

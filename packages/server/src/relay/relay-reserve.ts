@@ -26,7 +26,7 @@ function textMode(run: Run): boolean {
 
 function completionBound(run: Run): number {
   const m = run.input.mode;
-  if (m === 'embeddings' || m === 'moderations') return 0;
+  if (m === 'embeddings' || m === 'moderations' || m === 'rerank') return 0;
   return run.input.maxTokens && run.input.maxTokens > 0 ? run.input.maxTokens : outputCap(run.input.model);
 }
 

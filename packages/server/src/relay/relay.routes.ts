@@ -27,6 +27,7 @@ const ROUTES: Array<[string, RelayMode]> = [
   ['/v1/audio/speech', 'speech'],
   ['/v1/audio/transcriptions', 'transcriptions'],
   ['/v1/audio/translations', 'translations'],
+  ['/v1/rerank', 'rerank'],
 ];
 
 const NOT_IMPLEMENTED: Array<[method: 'GET' | 'POST' | 'DELETE', path: string]> = [

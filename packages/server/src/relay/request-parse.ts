@@ -4,6 +4,7 @@ import { validateMessagesBody } from './formats/anthropic-messages/validate.js';
 import { validateGeminiEmbedBody } from './formats/gemini/embed-ingress.js';
 import { geminiMaxTokens, validateGeminiBody } from './formats/gemini/validate.js';
 import { validateResponsesBody } from './formats/openai-responses/validate.js';
+import { rerankProblem } from './formats/rerank/index.js';
 import type { WireFormat } from './formats/types.js';
 import { RelayError } from './relay-error.js';
 
@@ -180,6 +181,11 @@ export function parseRelayInput(route: RelayRoute, raw: Buffer, contentType: str
     case 'speech':
       if (typeof body.input !== 'string' || !body.input) throw invalid('input is required', 'input');
       break;
+    case 'rerank': {
+      const problem = rerankProblem(body);
+      if (problem) throw invalid(problem.message, problem.param);
+      break;
+    }
   }
   const input: RelayInput = {
     mode,

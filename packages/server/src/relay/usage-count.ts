@@ -2,6 +2,7 @@ import type { ConvertedReply, Usage } from './adapters/types.js';
 import { emptyUsage, readUsage } from './billing/pricing.js';
 import { countChatPrompt, countInput, countText } from './billing/token-counter.js';
 import { embeddingsInput, specOf } from './formats/registry.js';
+import { rerankDocumentTexts } from './formats/rerank/index.js';
 import type { RelayInput } from './request-parse.js';
 
 /** Characters (code points) of a string without building an array of them: speech bills per character. */
@@ -23,6 +24,9 @@ export async function localPromptTokens(input: RelayInput): Promise<number> {
       return countInput(input.model, embeddingsInput(input.format, body));
     case 'moderations':
       return countInput(input.model, body.input);
+    case 'rerank':
+      // The reference's rule (server-behaviour §4): prompt = tokens(query + documents), charged as text.
+      return countInput(input.model, [String(body.query ?? ''), ...rerankDocumentTexts(body.documents)]);
     default:
       return 0;
   }
@@ -62,6 +66,7 @@ export async function bufferedUsage(input: RelayInput, json: Record<string, unkn
       return { ...emptyUsage(), promptTokens: await localPromptTokens(input) };
     }
     case 'moderations':
+    case 'rerank':
       return { ...emptyUsage(), promptTokens: await localPromptTokens(input) };
     case 'transcriptions':
     case 'translations':

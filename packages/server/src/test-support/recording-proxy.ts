@@ -14,9 +14,9 @@ export interface ProxiedRequest {
  * OpenAI's (Azure deployments, DeepSeek's root paths, Custom full URLs): it records what the
  * adapter sent and forwards it to the fake under the canonical `/v1/...` path. With
  * `passthrough` (a fake that checks its own URL and auth, such as the Anthropic one) the request
- * is forwarded unchanged.
+ * is forwarded unchanged; `keepHost` also keeps the Host header the adapter signed (SigV4).
  */
-export async function startRecordingProxy(target: string, opts: { passthrough?: boolean } = {}) {
+export async function startRecordingProxy(target: string, opts: { passthrough?: boolean; keepHost?: boolean } = {}) {
   const seen: ProxiedRequest[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -26,7 +26,7 @@ export async function startRecordingProxy(target: string, opts: { passthrough?: 
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
       const path = (req.url ?? '').split('?')[0]!;
       if (opts.passthrough) {
-        const up = request(`${target}${req.url ?? ''}`, { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (upRes) => {
+        const up = request(`${target}${req.url ?? ''}`, { method: req.method, headers: opts.keepHost ? req.headers : { ...req.headers, host: new URL(target).host } }, (upRes) => {
           res.writeHead(upRes.statusCode ?? 502, upRes.headers);
           upRes.pipe(res);
         });

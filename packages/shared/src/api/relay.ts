@@ -44,6 +44,14 @@ const embeddings = z.looseObject({ object: z.literal('list'), data: z.array(z.lo
 const moderation = z.looseObject({ id: z.string(), model: z.string(), results: z.array(z.unknown()) });
 const images = z.looseObject({ created: z.number().int(), data: z.array(z.looseObject({ url: z.string().optional(), b64_json: z.string().optional() })) });
 const transcription = z.looseObject({ text: z.string() });
+const rerankDocument = z.union([z.string(), z.looseObject({ text: z.string() })]);
+export const rerankBody = z
+  .looseObject({ model: z.string(), query: z.string(), documents: z.array(rerankDocument).min(1), top_n: z.number().int().min(1).optional(), return_documents: z.boolean().optional() })
+  .meta({ id: 'RerankRequest' });
+const rerank = z.looseObject({
+  results: z.array(z.looseObject({ index: z.number().int(), relevance_score: z.number(), document: z.looseObject({ text: z.string() }).optional() })),
+  usage,
+});
 
 export const modelObject = z
   .object({
@@ -157,6 +165,7 @@ export const relayRoutes = resource('relay', {
     params: z.object({ model: z.string() }),
   }),
   'POST /v1/moderations': relayCall('Moderation', moderationBody, moderation),
+  'POST /v1/rerank': relayCall('Rerank documents against a query (Jina/Cohere shape; Jina, Cohere and SiliconCloud channels)', rerankBody, rerank),
   'POST /v1/images/generations': relayCall('Image generation', imageBody, images),
   'POST /v1/audio/speech': relayCall('Text to speech (answers audio bytes)', speechBody, z.string().meta({ format: 'binary' })),
   'POST /v1/audio/transcriptions': relayCall('Speech to text', audioUploadBody, transcription, { consumes: ['multipart/form-data'] }),

@@ -8,7 +8,7 @@ import type { ChannelsRepository } from './channels.repository.js';
 import type { ChannelRow } from '../../db/schema.js';
 import { nowSec } from '../../http/reply.js';
 import { adapterFor } from '../../relay/adapters/registry.js';
-import type { UpstreamCall, UpstreamError } from '../../relay/adapters/types.js';
+import { MODE_FORMAT, SigningError, type UpstreamCall, type UpstreamError } from '../../relay/adapters/types.js';
 import { toRuntime } from '../../relay/channel-cache.js';
 import type { ConvertContext, WireError } from '../../relay/formats/types.js';
 import { transportFailure, UpstreamFailureError, type UpstreamFailure } from './upstream-failure.js';
@@ -74,16 +74,23 @@ export class ChannelOps {
   async test(row: ChannelRow, modelOverride?: string): Promise<TestResult> {
     const ch = toRuntime(row);
     const adapter = adapterFor(ch.type);
-    const upstream = adapter?.upstreamFormat('chat', 'openai-chat');
+    const model = ChannelOps.testModel(row, modelOverride);
+    // Chat when the type serves it; embedding- or rerank-only types (Jina) are tested with what they serve.
+    const mode = !adapter || adapter.modes.has('chat') ? 'chat' : adapter.modes.has('embeddings') ? 'embeddings' : 'rerank';
+    const upstream = adapter?.upstreamFormat(mode, MODE_FORMAT[mode], model);
     if (untestable(ch.type) || !adapter || !upstream) {
       return { success: false, message: 'CHANNEL_TEST_UNSUPPORTED', time: 0 };
     }
-    const model = ChannelOps.testModel(row, modelOverride);
-    const body: Record<string, unknown> = { model, messages: [{ role: 'user', content: 'hi' }] };
-    if (/^o\d/.test(model)) body.max_completion_tokens = 10;
-    else body.max_tokens = 1;
-    // The adapter builds the request from an OpenAI chat body, as it does for a relayed call.
-    const call: UpstreamCall = { ch: ch.target, mode: 'chat', inbound: 'openai-chat', upstream, model, stream: false, clientHeaders: {} };
+    const body: Record<string, unknown> = { model };
+    if (mode === 'embeddings') body.input = 'hi';
+    else if (mode === 'rerank') Object.assign(body, { query: 'hi', documents: ['hi'] });
+    else {
+      body.messages = [{ role: 'user', content: 'hi' }];
+      if (/^o\d/.test(model)) body.max_completion_tokens = 10;
+      else body.max_tokens = 1;
+    }
+    // The adapter builds the request from an OpenAI-shaped body, as it does for a relayed call.
+    const call: UpstreamCall = { ch: ch.target, mode, inbound: MODE_FORMAT[mode], upstream, model, stream: false, clientHeaders: {} };
     const cx: ConvertContext = { lang: 'en', model, callerModel: model, clientWantsUsage: false, requestId: `channel-test-${row.id}`, stream: false };
     const started = performance.now();
     let result: TestResult;
@@ -102,7 +109,7 @@ export class ChannelOps {
       let failure: UpstreamFailure | undefined;
       const bad = (detail: string): UpstreamFailure => ({ code: 'CHANNEL_UPSTREAM_BAD_RESPONSE', detail });
       if (res.statusCode !== 200) {
-        error = adapter.classifyError(res.statusCode, res.statusCode, text);
+        error = adapter.classifyError(res.statusCode, res.statusCode, text, res.headers);
         failure = { code: 'CHANNEL_UPSTREAM_STATUS', detail: `HTTP ${res.statusCode}` };
       } else {
         try {
@@ -110,7 +117,7 @@ export class ChannelOps {
           if (adapter.isErrorReply(call, json)) {
             error = adapter.classifyError(res.statusCode, res.statusCode, text);
             failure = bad('HTTP 200: error object');
-          } else if (!adapter.convertResponse(call, json, cx)?.usage) {
+          } else if (mode === 'chat' && !adapter.convertResponse(call, json, cx)?.usage) {
             error = { status: 200, type: 'invalid_response', code: null, param: null, message: 'upstream answered without usage' };
             failure = bad('HTTP 200: no usage');
           }
@@ -122,6 +129,12 @@ export class ChannelOps {
       result = error ? { success: false, message: error.message, time, error, failure } : { success: true, message: '', time };
     } catch (err) {
       const time = (performance.now() - started) / 1000;
+      if (err instanceof SigningError) {
+        // Credentials that could not sign (a refused token exchange): the provider's message and its disable judgement.
+        result = { success: false, message: err.upstream.message, time, error: err.upstream, failure: { code: 'CHANNEL_UPSTREAM_STATUS', detail: `HTTP ${err.upstream.status}` } };
+        await this.deps.channels.setStats(row.id, { response_time: Math.round(time * 1000), test_time: nowSec() });
+        return result;
+      }
       const failure = transportFailure(err, TEST_TIMEOUT_MS);
       const message = (err as Error).name === 'TimeoutError' ? failure.detail : (err as Error).message;
       result = { success: false, message, time, error: { status: 0, type: 'do_request_failed', code: null, param: null, message }, failure };

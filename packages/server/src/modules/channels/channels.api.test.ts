@@ -50,9 +50,16 @@ describe.each(testDbKinds())('channels on %s', (kind) => {
       expect((await root.post('/api/channel/', { type: 18, name: 'spark', key: 'a|b|c', models: 'SparkDesk-v3.5', other: '' })).body.success).toBe(true);
       expect((await root.get('/api/channel/search?keyword=spark')).body.data[0].other).toBe('v2.1');
       // A Vertex JSON credential is one key, never split into a channel per line.
-      const vertex = await root.post('/api/channel/', { type: 41, name: 'vertex-json', key: '{\n"type": "service_account"\n}', models: 'gemini-pro' });
+      const saKey = '{\n"type": "service_account",\n"project_id": "p1",\n"client_email": "a@p1.iam.gserviceaccount.com",\n"private_key": "-----BEGIN PRIVATE KEY-----\\nMIIE\\n-----END PRIVATE KEY-----\\n"\n}';
+      const vertex = await root.post('/api/channel/', { type: 41, name: 'vertex-json', key: saKey, models: 'gemini-pro' });
       expect(vertex.body.success).toBe(true);
       expect((await root.get('/api/channel/search?keyword=vertex-json')).body.data).toHaveLength(1);
+      // Composite keys are checked on save, the refusal showing the expected format.
+      const badVertex = await root.post('/api/channel/', { type: 41, name: 'vertex-bad', key: '{\n"type": "service_account"\n}', models: 'gemini-pro' });
+      expect(badVertex.body).toMatchObject({ success: false, message: expect.stringContaining('project_id, client_email and private_key') });
+      const badAws = await root.post('/api/channel/', { type: 33, name: 'aws-bad', key: 'AKIA|secret', models: 'claude-3-haiku-20240307' });
+      expect(badAws.body).toMatchObject({ success: false, message: expect.stringContaining('AccessKeyId|SecretAccessKey|Region') });
+      expect((await root.post('/api/channel/', { type: 33, name: 'aws-ok', key: 'AKIA|secret|eu-west-1', models: 'claude-3-haiku-20240307' })).body.success).toBe(true);
     });
 
     it('updates partially (status / priority / weight) and fully, keeping the key when it is empty', async () => {

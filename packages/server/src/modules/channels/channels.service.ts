@@ -1,4 +1,4 @@
-import { ChannelStatus, Role, channelTypeInfo, isChannelType, splitChannelKeys } from '@modelgate/shared';
+import { ChannelStatus, Role, channelKeyProblem, channelTypeInfo, isChannelType, splitChannelKeys } from '@modelgate/shared';
 import { z } from 'zod';
 import { AppError } from '../../http/errors.js';
 import { nowSec } from '../../http/reply.js';
@@ -63,6 +63,12 @@ function proxyOf(setting: string | null | undefined): string {
   }
 }
 
+/** A composite key (Bedrock's `AK|SK|Region`, Vertex's service-account JSON) is refused with the format it should have. */
+function assertKeyFormat(type: number, key: string): void {
+  const expected = channelKeyProblem(type, key);
+  if (expected) throw new AppError('CHANNEL_KEY_FORMAT', 200, expected);
+}
+
 /** The type's default `other` (Azure's API version, Spark's model version), or ''. */
 const defaultOther = (type: number | undefined) => (type === undefined ? '' : (channelTypeInfo(type)?.defaultOther ?? ''));
 
@@ -117,6 +123,7 @@ export class ChannelsService {
     const w = this.toWrite(input);
     if (!w.models) throw new AppError('CHANNEL_MODELS_REQUIRED');
     const keys = splitChannelKeys(input.type, rawKey);
+    for (const k of keys) assertKeyFormat(input.type, k);
     const now = nowSec();
     const base = {
       ...w,
@@ -173,6 +180,7 @@ export class ChannelsService {
       if (moved) throw new AppError('CHANNEL_KEY_REQUIRED_FOR_TARGET');
     }
     if (!partial) {
+      if (key) assertKeyFormat(w.type ?? Number(existing.type), key);
       if (key) w.key = key;
       if (w.name !== undefined && !w.name) throw new AppError('CHANNEL_NAME_KEY_REQUIRED');
       if (w.models !== undefined && !w.models) throw new AppError('CHANNEL_MODELS_REQUIRED');

@@ -1,9 +1,10 @@
 import { converterFor, setBodyModel, specOf, streamConverterFor } from '../formats/registry.js';
+import { rerankReply } from '../formats/rerank/index.js';
 import { sseEvents } from '../formats/sse.js';
 import type { ConvertContext, WireError, WireFormat } from '../formats/types.js';
 import { credentialsDead, defaultRetryable } from '../upstream.js';
 import { isObj } from '../formats/shared/wire.js';
-import type { Adapter, ChannelTarget, ConvertedReply, ModelListRequest, RelayMode, RequestInput, StreamTransformer, UpstreamCall, UpstreamError, UpstreamRequest } from './types.js';
+import type { Adapter, ChannelTarget, ConvertedReply, ModelListRequest, RelayMode, ReplyHeaders, RequestInput, StreamTransformer, UpstreamCall, UpstreamError, UpstreamRequest } from './types.js';
 
 export type { ModelListRequest } from './types.js';
 
@@ -30,7 +31,7 @@ export abstract class AdapterBase implements Adapter {
   /** The full upstream URL of a call. */
   protected abstract url(call: UpstreamCall): string;
   /** Reads an error body into its parts (status as received). */
-  protected abstract parseError(status: number, body: string): WireError;
+  protected abstract parseError(status: number, body: string, headers?: ReplyHeaders): WireError;
 
   /** Authentication and other upstream headers. */
   protected headers(_call: UpstreamCall): Record<string, string> {
@@ -51,8 +52,16 @@ export abstract class AdapterBase implements Adapter {
     return credentialsDead(err);
   }
 
-  upstreamFormat(mode: RelayMode, inbound: WireFormat): WireFormat | undefined {
-    const list = this.formats[mode];
+  upstreamFormat(mode: RelayMode, inbound: WireFormat, model?: string): WireFormat | undefined {
+    return this.pickFormat(this.formatsFor(mode, model), inbound);
+  }
+
+  /** The upstream formats of a mode for a model (the declared ones unless the adapter hosts several families). */
+  protected formatsFor(mode: RelayMode, _model?: string): readonly WireFormat[] | undefined {
+    return this.formats[mode];
+  }
+
+  private pickFormat(list: readonly WireFormat[] | undefined, inbound: WireFormat): WireFormat | undefined {
     if (!list) return undefined;
     return list.includes(inbound) ? inbound : list.find((f) => converterFor(inbound, f) !== undefined);
   }
@@ -110,6 +119,7 @@ export abstract class AdapterBase implements Adapter {
   }
 
   convertResponse(call: UpstreamCall, json: Record<string, unknown>, cx: ConvertContext): ConvertedReply | undefined {
+    if (call.upstream === 'rerank') return rerankReply(json, cx);
     const spec = specOf(call.upstream);
     const converter = call.inbound === call.upstream ? undefined : converterFor(call.inbound, call.upstream);
     if (!spec) {
@@ -134,6 +144,10 @@ export abstract class AdapterBase implements Adapter {
     return { events: sseEvents, reader: spec.reader(), writer: converter ? converter.stream(cx) : spec.passthrough(cx) };
   }
 
+  isStreamReply(contentType: string): boolean {
+    return contentType.includes('text/event-stream');
+  }
+
   /** The OpenAI way (`GET {base}/v1/models`, Bearer key); adapters of other formats override it. */
   modelListRequest(ch: ChannelTarget, _pageToken?: string): ModelListRequest {
     const base = (ch.baseUrl || this.defaultBaseUrl || 'https://api.openai.com').replace(/\/+$/, '');
@@ -146,8 +160,8 @@ export abstract class AdapterBase implements Adapter {
     return { models: data.map((m) => (isObj(m) ? String(m.id ?? '') : '')).filter(Boolean) };
   }
 
-  classifyError(status: number, upstreamStatus: number, body: string): UpstreamError {
-    const parsed = { ...this.parseError(upstreamStatus, body), status };
+  classifyError(status: number, upstreamStatus: number, body: string, headers?: ReplyHeaders): UpstreamError {
+    const parsed = { ...this.parseError(upstreamStatus, body, headers), status };
     return { ...parsed, retryable: this.retryable(status), disablesChannel: this.disablesChannel(parsed) };
   }
 }

@@ -1,4 +1,4 @@
-import { expectedChatUsage, expectedGeminiUsage, expectedMessagesUsage, startFakeAnthropic, startFakeGemini, type FakeAnthropic, type FakeGemini } from '@modelgate/testkit';
+import { FAKE_CLOUDFLARE_ACCOUNT, startFakeCloudflare, type FakeCloudflare, expectedChatUsage, expectedGeminiUsage, expectedMessagesUsage, startFakeAnthropic, startFakeBedrock, startFakeCohere, startFakeGemini, startFakeVertex, makeServiceAccount, cohereChatInputTokens, type FakeAnthropic, type FakeBedrock, type FakeCohere, type FakeGemini, type FakeVertex } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCaller, addChannel, anthropicClient, consumeLogs, startRelayHarness, type RelayHarness, type TestCaller } from '../../test-support/relay-fixtures.js';
 import { startRecordingProxy } from '../../test-support/recording-proxy.js';
@@ -15,17 +15,32 @@ import { ADAPTERS } from './registry.js';
 let h: RelayHarness;
 let anthropicFake: FakeAnthropic;
 let geminiFake: FakeGemini;
-let proxies: Record<'openai' | 'anthropic' | 'gemini', Awaited<ReturnType<typeof startRecordingProxy>>>;
+let bedrockFake: FakeBedrock;
+let vertexFake: FakeVertex;
+let cohereFake: FakeCohere;
+let cloudflareFake: FakeCloudflare;
+let proxies: Record<Kind, Awaited<ReturnType<typeof startRecordingProxy>>>;
 let caller: TestCaller;
 
 beforeAll(async () => {
   h = await startRelayHarness();
   anthropicFake = await startFakeAnthropic();
   geminiFake = await startFakeGemini();
+  bedrockFake = await startFakeBedrock();
+  const sa = makeServiceAccount({ tokenUri: '' });
+  vertexFake = await startFakeVertex({ serviceAccounts: [sa.account] });
+  cohereFake = await startFakeCohere();
+  cloudflareFake = await startFakeCloudflare();
+  KEYS.vertex = JSON.stringify({ ...sa.key, token_uri: vertexFake.tokenUri });
   proxies = {
     openai: await startRecordingProxy(h.fake.url),
     anthropic: await startRecordingProxy(anthropicFake.url, { passthrough: true }),
     gemini: await startRecordingProxy(geminiFake.url, { passthrough: true }),
+    // SigV4 signs the Host header: the hop keeps it.
+    bedrock: await startRecordingProxy(bedrockFake.url, { passthrough: true, keepHost: true }),
+    vertex: await startRecordingProxy(vertexFake.url, { passthrough: true }),
+    cohere: await startRecordingProxy(cohereFake.url, { passthrough: true }),
+    cloudflare: await startRecordingProxy(cloudflareFake.url, { passthrough: true }),
   };
   caller = await addCaller(h, { quota: 100_000_000, remain: 100_000_000 });
 });
@@ -33,6 +48,14 @@ afterAll(async () => {
   await proxies.openai.close();
   await proxies.anthropic.close();
   await proxies.gemini.close();
+  await proxies.bedrock.close();
+  await bedrockFake.close();
+  await proxies.vertex.close();
+  await vertexFake.close();
+  await proxies.cohere.close();
+  await cohereFake.close();
+  await proxies.cloudflare.close();
+  await cloudflareFake.close();
   await anthropicFake.close();
   await geminiFake.close();
   await h.close();
@@ -47,6 +70,10 @@ const CHAT_PATH: Record<string, string> = {
   minimax: '/v1/text/chatcompletion_v2',
   anthropic: '/v1/messages',
   gemini: '/v1beta/models/gemini-2.0-flash:generateContent',
+  bedrock: '/model/us.anthropic.claude-3-5-haiku-20241022-v1%3A0/invoke',
+  vertex: '/v1/projects/fake-project/locations/us-central1/publishers/google/models/gemini-2.0-flash:generateContent',
+  cohere: '/v2/chat',
+  cloudflare: `/client/v4/accounts/${FAKE_CLOUDFLARE_ACCOUNT}/ai/v1/chat/completions`,
 };
 
 /** What each upstream format's fake answers, and the model a channel maps to. */
@@ -54,11 +81,20 @@ const UPSTREAM = {
   openai: { text: 'Hello from the fake OpenAI', model: 'gpt-4o-mini' },
   anthropic: { text: 'Hello from the fake Claude', model: 'claude-3-5-haiku-20241022' },
   gemini: { text: 'Hello from the fake Gemini', model: 'gemini-2.0-flash' },
+  bedrock: { text: 'Hello from the fake Claude', model: 'claude-3-5-haiku-20241022' },
+  vertex: { text: 'Hello from the fake Gemini', model: 'gemini-2.0-flash' },
+  cohere: { text: 'Hello from the fake Cohere', model: 'command-r-08-2024' },
+  cloudflare: { text: 'Hello from the fake OpenAI', model: '@cf/meta/llama-3.1-8b-instruct' },
 } as const;
 
+/** Keys of types whose key has a checked format (the others get `key-<type>`); Vertex's is made once its fake listens. */
+const KEYS: Record<string, string> = { bedrock: 'AKIDFAKE|fake-secret|us-east-1' };
+
+type Kind = keyof typeof UPSTREAM;
 const KIND = { 'anthropic-messages': 'anthropic', gemini: 'gemini' } as const;
-const kindOf = (format: string | undefined): 'openai' | 'anthropic' | 'gemini' => KIND[format as keyof typeof KIND] ?? 'openai';
-const cases = ADAPTERS.flatMap((a) => a.types.map((type) => ({ slug: a.slug, type, adapter: a, kind: kindOf(a.formats.chat?.[0]) })));
+/** The fake an adapter is tested against: its own when it has one (a signed or differently framed upstream), else its chat format's. */
+const kindOf = (slug: string, format: string | undefined): Kind => (slug in UPSTREAM ? (slug as Kind) : (KIND[format as keyof typeof KIND] ?? 'openai'));
+const cases = ADAPTERS.flatMap((a) => a.types.map((type) => ({ slug: a.slug, type, adapter: a, kind: kindOf(a.slug, a.formats.chat?.[0]) })));
 
 describe.each(cases)('adapter $slug (type $type)', ({ slug, type, adapter, kind }) => {
   const model = `contract-${type}`;
@@ -71,9 +107,9 @@ describe.each(cases)('adapter $slug (type $type)', ({ slug, type, adapter, kind 
     channelId = await addChannel(h.root, {
       type,
       base_url: base,
-      key: `key-${type}`,
+      key: KEYS[slug] ?? `key-${type}`,
       models: model,
-      other: slug === 'azure' ? '2024-10-21' : '',
+      other: slug === 'azure' ? '2024-10-21' : slug === 'cloudflare' ? FAKE_CLOUDFLARE_ACCOUNT : '',
       model_mapping: JSON.stringify({ [model]: up.model }),
     });
   });
@@ -84,7 +120,7 @@ describe.each(cases)('adapter $slug (type $type)', ({ slug, type, adapter, kind 
     return { ...sent, json: JSON.parse(sent.body.toString()) as Record<string, unknown> };
   };
 
-  it('relays a chat completion: URL, auth header, body, usage billed', async () => {
+  it.runIf(adapter.modes.has('chat'))('relays a chat completion: URL, auth header, body, usage billed', async () => {
     proxies[kind].seen.length = 0;
     const res = await caller.client.chat.completions.create({ model, messages, temperature: 0, user: 'u-1', metadata: { a: 'b' } } as never);
     expect((res as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toBe(up.text);
@@ -93,17 +129,27 @@ describe.each(cases)('adapter $slug (type $type)', ({ slug, type, adapter, kind 
     if (slug === 'azure') expect(sent.headers['api-key']).toBe(`key-${type}`);
     else if (kind === 'anthropic') expect(sent.headers).toMatchObject({ 'x-api-key': `key-${type}`, 'anthropic-version': '2023-06-01' });
     else if (kind === 'gemini') expect(sent.headers['x-goog-api-key']).toBe(`key-${type}`);
+    else if (kind === 'vertex') expect(sent.headers.authorization).toMatch(/^Bearer ya29\./);
+    else if (kind === 'bedrock') expect(sent.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDFAKE\/\d{8}\/us-east-1\/bedrock\/aws4_request, /);
     else expect(sent.headers.authorization).toBe(`Bearer key-${type}`);
     const log = (await consumeLogs(h, caller.userId)).at(-1)!;
     expect(Number(log.channel_id)).toBe(channelId);
-    if (kind === 'openai') {
+    if (kind === 'openai' || kind === 'cloudflare') {
       // Passed through: unknown fields and zero values reach the upstream untouched.
       expect(sent.json).toMatchObject({ model: up.model, temperature: 0, user: 'u-1', metadata: { a: 'b' } });
       expect(Number(log.prompt_tokens)).toBe(expectedChatUsage({ messages }).prompt_tokens);
-    } else if (kind === 'gemini') {
+    } else if (kind === 'gemini' || kind === 'vertex') {
       // Converted: roles and parts, default safety settings; `user` and `metadata` are account features left out.
       expect(sent.json).toEqual({ contents: [{ role: 'user', parts: [{ text: 'one two three' }] }], generationConfig: { temperature: 0 }, safetySettings: DEFAULT_SAFETY_SETTINGS });
       expect(Number(log.prompt_tokens)).toBe(expectedGeminiUsage(sent.json).promptTokenCount);
+    } else if (kind === 'cohere') {
+      // Converted to Chat v2: roles kept, `user` and `metadata` left out (account features).
+      expect(sent.json).toEqual({ model: up.model, messages, temperature: 0 });
+      expect(Number(log.prompt_tokens)).toBe(cohereChatInputTokens(sent.json));
+    } else if (kind === 'bedrock') {
+      // Messages without model and stream (the path names them), the version in the body.
+      expect(sent.json).toEqual({ anthropic_version: 'bedrock-2023-05-31', max_tokens: outputCap(up.model), messages, temperature: 0, metadata: { user_id: 'u-1' } });
+      expect(Number(log.prompt_tokens)).toBe(expectedMessagesUsage({ ...sent.json, model: up.model }).input_tokens);
     } else {
       // Converted: Messages requires max_tokens (the model's output cap), `user` becomes metadata.user_id.
       expect(sent.json).toEqual({ model: up.model, max_tokens: outputCap(up.model), messages, temperature: 0, metadata: { user_id: 'u-1' } });
@@ -111,7 +157,7 @@ describe.each(cases)('adapter $slug (type $type)', ({ slug, type, adapter, kind 
     }
   });
 
-  it('relays a stream with usage either reported or counted', async () => {
+  it.runIf(adapter.modes.has('chat'))('relays a stream with usage either reported or counted', async () => {
     proxies[kind].seen.length = 0;
     const stream = await caller.client.chat.completions.create({ model, messages, stream: true, stream_options: { include_usage: true } });
     let text = '';
@@ -125,11 +171,13 @@ describe.each(cases)('adapter $slug (type $type)', ({ slug, type, adapter, kind 
     const body = lastSent().json;
     if (kind === 'anthropic') expect(body).toMatchObject({ stream: true });
     if (kind === 'gemini') expect(lastSent().url).toBe('/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse');
+    if (kind === 'bedrock') expect(lastSent().url).toBe('/model/us.anthropic.claude-3-5-haiku-20241022-v1%3A0/invoke-with-response-stream');
+    if (kind === 'vertex') expect(lastSent().url).toBe('/v1/projects/fake-project/locations/us-central1/publishers/google/models/gemini-2.0-flash:streamGenerateContent?alt=sse');
     if (kind === 'openai' && adapter.streamOptions) expect(body.stream_options).toEqual({ include_usage: true });
     else expect(body.stream_options).toBeUndefined();
   });
 
-  it('serves an Anthropic Messages caller (passed through, or converted to the upstream format)', async () => {
+  it.runIf(adapter.modes.has('chat'))('serves an Anthropic Messages caller (passed through, or converted to the upstream format)', async () => {
     proxies[kind].seen.length = 0;
     const claude = anthropicClient(h, caller);
     const msg = await claude.messages.create({ model, max_tokens: 50, messages });

@@ -1,14 +1,18 @@
 import { adapter as anthropic } from './anthropic/adapter.js';
 import { adapter as azure } from './azure/adapter.js';
+import { adapter as cloudflare } from './cloudflare/adapter.js';
+import { adapter as bedrock } from './bedrock/adapter.js';
+import { adapter as cohere } from './cohere/adapter.js';
 import { adapter as custom } from './custom/adapter.js';
 import { adapter as gemini } from './gemini/adapter.js';
 import { adapter as ollama } from './ollama/adapter.js';
 import { adapter as openai } from './openai/adapter.js';
+import { adapter as vertex } from './vertex/adapter.js';
 import { adapters as vendors } from './openai-compatible/adapter.js';
 import type { Adapter } from './types.js';
 
 /** Channel type → adapter: the one registration point. */
-export const ADAPTERS: readonly Adapter[] = [openai, azure, custom, ollama, anthropic, gemini, ...vendors];
+export const ADAPTERS: readonly Adapter[] = [openai, azure, custom, ollama, anthropic, gemini, bedrock, vertex, cohere, cloudflare, ...vendors];
 
 /** The contract version every registered adapter implements. */
 export const CONTRACT_VERSION = 2;

@@ -17,8 +17,11 @@ export type RelayMode =
   | 'speech'
   | 'transcriptions'
   | 'translations'
-  | 'moderations';
+  | 'moderations'
+  /** Jina/Cohere-shaped `/v1/rerank` (Jina, Cohere, SiliconCloud). */
+  | 'rerank';
 
+/** OpenAI's own modes: what an OpenAI-wire vendor serves unless it says otherwise (rerank is not one). */
 export const ALL_MODES: readonly RelayMode[] = [
   'chat',
   'completions',
@@ -40,6 +43,7 @@ export const MODE_PATH: Record<RelayMode, string> = {
   transcriptions: '/audio/transcriptions',
   translations: '/audio/translations',
   moderations: '/moderations',
+  rerank: '/rerank',
 };
 
 /** The format of each mode's OpenAI route. */
@@ -52,6 +56,7 @@ export const MODE_FORMAT: Record<RelayMode, WireFormat> = {
   transcriptions: 'openai-transcriptions',
   translations: 'openai-translations',
   moderations: 'openai-moderations',
+  rerank: 'rerank',
 };
 
 /** What an adapter needs to know about the channel it is sending through. */
@@ -77,6 +82,20 @@ export interface UpstreamError extends WireError {
   /** The channel's credentials or account are dead: auto-disable applies. */
   disablesChannel: boolean;
 }
+
+/**
+ * Thrown by `sign` when credentials could not be turned into a signed request (a refused OAuth
+ * token exchange, a key that cannot sign): the pipeline answers it as the upstream error it carries.
+ */
+export class SigningError extends Error {
+  constructor(readonly upstream: UpstreamError) {
+    super(upstream.message);
+    this.name = 'SigningError';
+  }
+}
+
+/** An upstream reply's headers (lower-case), for the few errors named in a header (Bedrock's `x-amzn-errortype`). */
+export type ReplyHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
 /** One attempt as the adapter sees it. */
 export interface UpstreamCall {
@@ -154,8 +173,11 @@ export interface Adapter {
   readonly streamOptions: boolean;
   /** Built-in model list, shown by `GET /api/models` for this channel type. */
   readonly models: readonly string[];
-  /** The format to send a caller's `inbound` request in, or undefined when no converter reaches one. */
-  upstreamFormat(mode: RelayMode, inbound: WireFormat): WireFormat | undefined;
+  /**
+   * The format to send a caller's `inbound` request in, or undefined when no converter reaches one.
+   * `model` (the upstream model) matters to upstreams hosting several families (Vertex: Gemini and Claude).
+   */
+  upstreamFormat(mode: RelayMode, inbound: WireFormat, model?: string): WireFormat | undefined;
   /**
    * URL, headers and body of one attempt; a request `upstream` cannot express is refused (400).
    * A promise only when the conversion must fetch something first (`ConvertContext.fetchImage`).
@@ -169,13 +191,15 @@ export interface Adapter {
   isErrorReply(call: UpstreamCall, json: Record<string, unknown>): boolean;
   /** The stream transformer of one streamed reply. */
   streamTransformer(call: UpstreamCall, cx: ConvertContext): StreamTransformer;
+  /** Whether a 2xx reply with this content type is the stream `streamTransformer` reads (SSE for most; Bedrock's binary event stream). */
+  isStreamReply(contentType: string): boolean;
   /** Whether a failure with this (mapped) status may be retried on another channel. */
   retryable(status: number): boolean;
   /**
    * Classifies an error reply. `status` is after the channel's status_code_mapping (what the
    * client sees and retries judge); `upstreamStatus` is what the upstream sent.
    */
-  classifyError(status: number, upstreamStatus: number, body: string): UpstreamError;
+  classifyError(status: number, upstreamStatus: number, body: string, headers?: ReplyHeaders): UpstreamError;
   /** The GET that lists the upstream's models, one page at a time. */
   modelListRequest(ch: ChannelTarget, pageToken?: string): ModelListRequest;
   /** A model list reply → model ids, and the next page's token when there is one. */

@@ -1,5 +1,7 @@
 import { anthropicOpenAI } from './anthropic-openai/index.js';
 import { anthropicMessages } from './anthropic-messages/spec.js';
+import { cohereChatSpec } from './cohere-chat/spec.js';
+import { openAIEmbeddingsCohere } from './cohere-embed/index.js';
 import { composeThroughChat } from './compose.js';
 import { openAIEmbeddingsGemini } from './gemini/embeddings.js';
 import { geminiEmbedContentBatch, geminiEmbedContentOpenAI, geminiEmbeddingsOpenAI, geminiEmbedTexts } from './gemini/embed-ingress.js';
@@ -7,6 +9,7 @@ import { geminiSpec } from './gemini/spec.js';
 import { geminiOpenAI } from './gemini-openai/index.js';
 import { openAIAnthropic } from './openai-anthropic/index.js';
 import { openAIChat, openAICompletions, openAIErrorBody } from './openai-chat/spec.js';
+import { openAICohere } from './openai-cohere/index.js';
 import { openAIGemini } from './openai-gemini/index.js';
 import { openAIResponses } from './openai-responses/spec.js';
 import { responsesOpenAI } from './responses-openai/index.js';
@@ -19,6 +22,7 @@ const SPECS: Partial<Record<TextFormat, FormatSpec>> = {
   'anthropic-messages': anthropicMessages,
   gemini: geminiSpec,
   'openai-responses': openAIResponses,
+  'cohere-chat': cohereChatSpec,
 };
 
 /**
@@ -26,9 +30,9 @@ const SPECS: Partial<Record<TextFormat, FormatSpec>> = {
  * text format converts to and from OpenAI chat; a pair with no converter of its own (Gemini ↔
  * Anthropic, Responses → Gemini, …) is composed through OpenAI chat (compose.ts).
  */
-const CONVERTERS: readonly FormatConverter[] = [openAIAnthropic, anthropicOpenAI, openAIGemini, geminiOpenAI, responsesOpenAI];
+const CONVERTERS: readonly FormatConverter[] = [openAIAnthropic, anthropicOpenAI, openAIGemini, geminiOpenAI, responsesOpenAI, openAICohere];
 /** Body-only converters of the non-text modes (embeddings). */
-const BODY_CONVERTERS: readonly BodyConverter[] = [openAIEmbeddingsGemini, geminiEmbedContentBatch, geminiEmbeddingsOpenAI, geminiEmbedContentOpenAI];
+const BODY_CONVERTERS: readonly BodyConverter[] = [openAIEmbeddingsGemini, geminiEmbedContentBatch, geminiEmbeddingsOpenAI, geminiEmbedContentOpenAI, openAIEmbeddingsCohere];
 
 const key = (from: WireFormat, to: WireFormat) => `${from}>${to}`;
 const BY_PAIR = new Map<string, BodyConverter>();

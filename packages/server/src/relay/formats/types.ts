@@ -7,7 +7,7 @@
 import type { Lang, Usage } from '@modelgate/shared';
 
 /** Formats of text generation: a caller may speak any of them, an upstream one or more. */
-export type TextFormat = 'openai-chat' | 'openai-completions' | 'anthropic-messages' | 'gemini' | 'openai-responses';
+export type TextFormat = 'openai-chat' | 'openai-completions' | 'anthropic-messages' | 'gemini' | 'openai-responses' | 'cohere-chat';
 
 /** Every wire format an adapter can declare for a mode; the non-text ones are OpenAI's own. */
 export type WireFormat =
@@ -21,7 +21,11 @@ export type WireFormat =
   /** Gemini `:batchEmbedContents`. */
   | 'gemini-embeddings'
   /** Gemini `:embedContent` (a caller format: sent upstream as a one-request batch). */
-  | 'gemini-embed-content';
+  | 'gemini-embed-content'
+  /** `{model,query,documents,top_n,return_documents}` → `{results:[{index,relevance_score,document?}]}` (Jina, Cohere v1, SiliconCloud). */
+  | 'rerank'
+  /** Cohere `POST /v2/embed`. */
+  | 'cohere-embed';
 
 /** One upstream stream event after its framing was decoded (SSE here; other framings decode to the same). */
 export interface UpstreamEvent {

@@ -38,9 +38,16 @@ export const VENDORS: OpenAIVendor[] = [
   {
     slug: 'siliconflow',
     types: [40],
-    modes: ['chat', 'completions', 'embeddings', 'images', 'speech', 'transcriptions'],
+    modes: ['chat', 'completions', 'embeddings', 'images', 'speech', 'transcriptions', 'rerank'],
     streamOptions: true,
-    models: ['deepseek-ai/DeepSeek-V2.5', 'Qwen/Qwen2.5-72B-Instruct', 'BAAI/bge-m3'],
+    models: ['deepseek-ai/DeepSeek-V2.5', 'Qwen/Qwen2.5-72B-Instruct', 'BAAI/bge-m3', 'BAAI/bge-reranker-v2-m3'],
+  },
+  // Jina (providers-international §8.3): OpenAI-shaped embeddings and the shared rerank shape; errors `{"detail"}`.
+  {
+    slug: 'jina',
+    types: [38],
+    modes: ['embeddings', 'rerank'],
+    models: ['jina-embeddings-v3', 'jina-embeddings-v2-base-en', 'jina-clip-v2', 'jina-reranker-v2-base-multilingual', 'jina-reranker-m0', 'jina-colbert-v2'],
   },
   // Mistral sends usage in the last chunk unasked and rejects unknown fields with 422.
   { slug: 'mistral', types: [42], modes: ['chat', 'embeddings'], models: ['mistral-large-latest', 'mistral-small-latest', 'open-mistral-nemo', 'codestral-latest', 'mistral-embed'] },

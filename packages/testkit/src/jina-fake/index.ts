@@ -1,0 +1,1 @@
+export { jinaTokens, startFakeJina, type FakeJina, type JinaRecordedRequest } from './server.js';
