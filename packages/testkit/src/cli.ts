@@ -10,6 +10,7 @@
 import { parseArgs } from 'node:util';
 import { startFakeAnthropic } from './anthropic-fake/index.js';
 import { startFakeBedrock } from './bedrock-fake/index.js';
+import { startFakeCloudflare } from './cloudflare-fake/index.js';
 import { startFakeCohere } from './cohere-fake/index.js';
 import { startFakeJina } from './jina-fake/index.js';
 import { startFakeGemini } from './gemini-fake/index.js';
@@ -21,7 +22,8 @@ const USAGE = `Usage: modelgate-fake-upstream [options]
                       or gemini (generateContent at /v1beta/models/{model}:…),
                       mj (a Midjourney Proxy Plus at /mj/…), mj-open (the open proxy),
                       bedrock (SigV4-checked /model/{id}/invoke…; --key AKID:SECRET),
-                      cohere (/v2/chat, /v2/embed, /v1/rerank), jina (/v1/embeddings, /v1/rerank)
+                      cohere (/v2/chat, /v2/embed, /v1/rerank), jina (/v1/embeddings, /v1/rerank),
+                      cloudflare (/client/v4/accounts/{account}/ai/v1/…; account 0123456789abcdef0123456789abcdef)
   --port <n>          port to listen on (default 9100, 0 = random)
   --host <addr>       interface to bind (default 127.0.0.1)
   --key <key>         accepted API key; repeat for several (default: any key)
@@ -60,95 +62,49 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  const port = intOption(values.port, 'port', 9100);
+  const host = values.host ?? '127.0.0.1';
+  const keys = values.key && values.key.length > 0 ? values.key : undefined;
+  const chunkCount = intOption(values.chunks, 'chunks', 5);
+  const chunkDelayMs = intOption(values['chunk-delay'], 'chunk-delay', 0);
+  const models = values.models?.split(',').map((m) => m.trim()).filter(Boolean);
+  // A long-running demo should not grow without bound.
+  const maxRecordedRequests = 1000;
+  const fakes: Record<string, () => Promise<{ label: string; url: string; close: () => Promise<void> }>> = {
+    openai: async () => {
+      const fake = await startFakeOpenAI({
+        port,
+        host,
+        apiKeys: keys,
+        chunkCount,
+        chunkDelayMs,
+        balance: { hardLimitUsd: intOption(values.balance, 'balance', 100) },
+        models,
+        strictModels: values['strict-models'] ?? false,
+        maxRecordedRequests,
+      });
+      return { label: `OpenAI upstream (OpenAI base URL ${fake.baseURL})`, url: fake.url, close: fake.close };
+    },
+    anthropic: async () => ({ label: 'Anthropic upstream', ...(await startFakeAnthropic({ port, host, apiKeys: keys, chunkCount, chunkDelayMs, maxRecordedRequests })) }),
+    gemini: async () => ({ label: 'Gemini upstream', ...(await startFakeGemini({ port, host, apiKeys: keys, chunkCount, chunkDelayMs, models, maxRecordedRequests })) }),
+    bedrock: async () => {
+      const credentials = keys?.map((k) => {
+        const [accessKeyId = '', secretAccessKey = ''] = k.split(':');
+        return { accessKeyId, secretAccessKey };
+      });
+      return { label: 'Bedrock upstream', ...(await startFakeBedrock({ port, host, chunkCount, credentials })) };
+    },
+    cohere: async () => ({ label: 'Cohere upstream', ...(await startFakeCohere({ port, host, apiKeys: keys, chunkCount })) }),
+    jina: async () => ({ label: 'Jina upstream', ...(await startFakeJina({ port, host, apiKeys: keys })) }),
+    cloudflare: async () => ({ label: 'Cloudflare upstream', ...(await startFakeCloudflare({ port, host, apiTokens: keys, chunkCount })) }),
+    mj: async () => ({ label: 'Midjourney proxy (plus)', ...(await startFakeMj({ port, host, secret: keys?.[0], kind: 'plus', stepMs: intOption(values['step-ms'], 'step-ms', 2000) })) }),
+    'mj-open': async () => ({ label: 'Midjourney proxy (open)', ...(await startFakeMj({ port, host, secret: keys?.[0], kind: 'open', stepMs: intOption(values['step-ms'], 'step-ms', 2000) })) }),
+  };
   const provider = values.provider ?? 'openai';
-  if (provider === 'anthropic') {
-    const fake = await startFakeAnthropic({
-      port: intOption(values.port, 'port', 9100),
-      host: values.host ?? '127.0.0.1',
-      apiKeys: values.key && values.key.length > 0 ? values.key : undefined,
-      chunkCount: intOption(values.chunks, 'chunks', 5),
-      chunkDelayMs: intOption(values['chunk-delay'], 'chunk-delay', 0),
-      maxRecordedRequests: 1000,
-    });
-    process.stdout.write(`Fake Anthropic upstream listening on ${fake.url}\n`);
-    const stop = (): void => {
-      void fake.close().then(() => process.exit(0));
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    return;
-  }
-  if (provider === 'gemini') {
-    const fake = await startFakeGemini({
-      port: intOption(values.port, 'port', 9100),
-      host: values.host ?? '127.0.0.1',
-      apiKeys: values.key && values.key.length > 0 ? values.key : undefined,
-      chunkCount: intOption(values.chunks, 'chunks', 5),
-      chunkDelayMs: intOption(values['chunk-delay'], 'chunk-delay', 0),
-      models: values.models?.split(',').map((m) => m.trim()).filter(Boolean),
-      maxRecordedRequests: 1000,
-    });
-    process.stdout.write(`Fake Gemini upstream listening on ${fake.url}\n`);
-    const stop = (): void => {
-      void fake.close().then(() => process.exit(0));
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    return;
-  }
-  if (provider === 'bedrock' || provider === 'cohere' || provider === 'jina') {
-    const port = intOption(values.port, 'port', 9100);
-    const host = values.host ?? '127.0.0.1';
-    const keys = values.key && values.key.length > 0 ? values.key : undefined;
-    const chunkCount = intOption(values.chunks, 'chunks', 5);
-    const credentials = keys?.map((k) => {
-      const [accessKeyId = '', secretAccessKey = ''] = k.split(':');
-      return { accessKeyId, secretAccessKey };
-    });
-    const fake =
-      provider === 'bedrock'
-        ? await startFakeBedrock({ port, host, chunkCount, credentials })
-        : provider === 'cohere'
-          ? await startFakeCohere({ port, host, apiKeys: keys, chunkCount })
-          : await startFakeJina({ port, host, apiKeys: keys });
-    process.stdout.write(`Fake ${provider} upstream listening on ${fake.url}\n`);
-    const stop = (): void => {
-      void fake.close().then(() => process.exit(0));
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    return;
-  }
-  if (provider === 'mj' || provider === 'mj-open') {
-    const fake = await startFakeMj({
-      port: intOption(values.port, 'port', 9100),
-      host: values.host ?? '127.0.0.1',
-      secret: values.key?.[0],
-      kind: provider === 'mj' ? 'plus' : 'open',
-      stepMs: intOption(values['step-ms'], 'step-ms', 2000),
-    });
-    process.stdout.write(`Fake Midjourney proxy (${provider === 'mj' ? 'plus' : 'open'}) listening on ${fake.url}\n`);
-    const stop = (): void => {
-      void fake.close().then(() => process.exit(0));
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    return;
-  }
-  if (provider !== 'openai') throw new Error(`--provider must be openai, anthropic, gemini, mj, mj-open, bedrock, cohere or jina, got "${provider}"`);
-  const fake = await startFakeOpenAI({
-    port: intOption(values.port, 'port', 9100),
-    host: values.host ?? '127.0.0.1',
-    apiKeys: values.key && values.key.length > 0 ? values.key : undefined,
-    chunkCount: intOption(values.chunks, 'chunks', 5),
-    chunkDelayMs: intOption(values['chunk-delay'], 'chunk-delay', 0),
-    balance: { hardLimitUsd: intOption(values.balance, 'balance', 100) },
-    models: values.models?.split(',').map((m) => m.trim()).filter(Boolean),
-    strictModels: values['strict-models'] ?? false,
-    // A long-running demo should not grow without bound.
-    maxRecordedRequests: 1000,
-  });
-  process.stdout.write(`Fake OpenAI upstream listening on ${fake.url} (OpenAI base URL ${fake.baseURL})\n`);
+  const start = fakes[provider];
+  if (!start) throw new Error(`--provider must be one of ${Object.keys(fakes).join(', ')}, got "${provider}"`);
+  const fake = await start();
+  process.stdout.write(`Fake ${fake.label} listening on ${fake.url}\n`);
   const stop = (): void => {
     void fake.close().then(() => process.exit(0));
   };

@@ -104,7 +104,7 @@ describe('channel tests, test-all and balances', () => {
     expect((await channel(id)).balance).toBe(99.5);
 
     const other = await addChannel(h.root, { type: 43, base_url: h.fake.url, key: 'sk-good', models: 'deepseek-chat' });
-    expect((await h.root.get(`/api/channel/update_balance/${other}`)).body).toMatchObject({ success: false, message: expect.stringMatching(/not implemented/) });
+    expect((await h.root.get(`/api/channel/update_balance/${other}`)).body).toMatchObject({ success: false, message: expect.stringMatching(/not supported by this provider/) });
 
     h.fake.setBalance({ hardLimitUsd: 10, totalUsageCents: 1000 });
     expect((await h.root.get('/api/channel/update_balance')).body).toMatchObject({ success: true, data: { updated: 1, disabled: 1 } });
