@@ -103,39 +103,39 @@ const TYPES: Record<number, Entry> = {
   1: { name: 'OpenAI', color: 'green', baseUrl: 'https://api.openai.com', organization: true, balance: true, listsModels: true },
   2: { name: 'Midjourney Proxy', color: 'geekblue', baseUrl: '', models: MJ_MODELS, testable: false },
   3: { name: 'Azure OpenAI', color: 'cyan', baseUrl: '', baseUrlField: 'azure', other: 'azureVersion', defaultOther: '2023-06-01-preview' },
-  4: { name: 'Ollama', color: 'default', baseUrl: 'http://localhost:11434' },
+  4: { name: 'Ollama', color: 'default', baseUrl: 'http://localhost:11434', listsModels: true },
   5: { name: 'Midjourney Proxy Plus', color: 'blue', baseUrl: '', models: MJ_PLUS_MODELS, testable: false },
   6: { name: 'OpenAI-Max', color: 'default', baseUrl: 'https://api.openaimax.com' },
   7: { name: 'OhMyGPT', color: 'default', baseUrl: 'https://api.ohmygpt.com' },
   8: { name: 'Custom', color: 'pink', baseUrl: '', baseUrlField: 'custom', balance: true },
   9: { name: 'AILS', color: 'default', baseUrl: 'https://api.caipacity.com' },
-  10: { name: 'AIProxy', color: 'default', baseUrl: 'https://api.aiproxy.io' },
-  11: { name: 'Google PaLM2', color: 'orange', baseUrl: 'https://generativelanguage.googleapis.com' },
-  12: { name: 'API2GPT', color: 'default', baseUrl: 'https://api.api2gpt.com' },
-  13: { name: 'AIGC2D', color: 'default', baseUrl: 'https://api.aigc2d.com' },
+  10: { name: 'AIProxy', color: 'default', baseUrl: 'https://api.aiproxy.io', balance: true },
+  11: { name: 'Google PaLM2', color: 'orange', baseUrl: 'https://generativelanguage.googleapis.com', keyHint: 'AIza…', keyFormat: 'googleApiKey', listsModels: true },
+  12: { name: 'API2GPT', color: 'default', baseUrl: 'https://api.api2gpt.com', balance: true },
+  13: { name: 'AIGC2D', color: 'default', baseUrl: 'https://api.aigc2d.com', balance: true },
   14: { name: 'Anthropic Claude', color: 'purple', baseUrl: 'https://api.anthropic.com' },
-  15: { name: 'Baidu', color: 'blue', baseUrl: 'https://aip.baidubce.com', keyHint: 'APIKey|SecretKey' },
-  16: { name: 'Zhipu ChatGLM', color: 'purple', baseUrl: 'https://open.bigmodel.cn', keyHint: 'id.secret' },
-  17: { name: 'Alibaba Qwen', color: 'orange', baseUrl: 'https://dashscope.aliyuncs.com' },
+  15: { name: 'Baidu', color: 'blue', baseUrl: 'https://aip.baidubce.com', keyHint: 'APIKey|SecretKey', keyFormat: 'baidu' },
+  16: { name: 'Zhipu ChatGLM', color: 'purple', baseUrl: 'https://open.bigmodel.cn', keyHint: 'id.secret', keyFormat: 'zhipu' },
+  17: { name: 'Alibaba Qwen', color: 'orange', baseUrl: 'https://dashscope.aliyuncs.com', keyHint: 'sk-…', keyFormat: 'dashscope' },
   18: { name: 'iFlytek Spark', color: 'blue', baseUrl: '', other: 'sparkVersion', defaultOther: 'v2.1', keyHint: 'APPID|APISecret|APIKey' },
   19: { name: '360', color: 'default', baseUrl: 'https://ai.360.cn' },
-  20: { name: 'OpenRouter', color: 'default', baseUrl: 'https://openrouter.ai/api' },
+  20: { name: 'OpenRouter', color: 'default', baseUrl: 'https://openrouter.ai/api', balance: true },
   21: { name: 'AI Proxy Library', color: 'purple', baseUrl: 'https://api.aiproxy.io', other: 'knowledgeId' },
   22: { name: 'FastGPT', color: 'blue', baseUrl: 'https://fastgpt.run/api/openapi', baseUrlField: 'fastgpt' },
-  23: { name: 'Tencent Hunyuan', color: 'cyan', baseUrl: 'https://hunyuan.tencentcloudapi.com', keyHint: 'AppId|SecretId|SecretKey' },
+  23: { name: 'Tencent Hunyuan', color: 'cyan', baseUrl: 'https://hunyuan.tencentcloudapi.com', keyHint: 'AppId|SecretId|SecretKey', keyFormat: 'tencent' },
   24: { name: 'Google Gemini', color: 'orange', baseUrl: 'https://generativelanguage.googleapis.com', listsModels: true },
   25: { name: 'Moonshot', color: 'green', baseUrl: 'https://api.moonshot.cn' },
-  26: { name: 'Zhipu GLM-4V', color: 'magenta', baseUrl: 'https://open.bigmodel.cn', keyHint: 'id.secret' },
+  26: { name: 'Zhipu GLM-4V', color: 'magenta', baseUrl: 'https://open.bigmodel.cn', keyHint: 'id.secret', keyFormat: 'zhipu' },
   27: { name: 'Perplexity', color: 'default', baseUrl: 'https://api.perplexity.ai' },
   31: { name: '01.AI', color: 'green', baseUrl: 'https://api.lingyiwanwu.com' },
   33: { name: 'AWS Claude', color: 'purple', baseUrl: '', keyHint: 'AK|SK|Region', keyFormat: 'aws' },
   34: { name: 'Cohere', color: 'magenta', baseUrl: 'https://api.cohere.ai' },
   35: { name: 'MiniMax', color: 'green', baseUrl: 'https://api.minimax.chat' },
   36: { name: 'Suno API', color: 'green', baseUrl: '', baseUrlField: 'suno', models: ['suno_music', 'suno_lyrics'], testable: false },
-  37: { name: 'Dify', color: 'cyan', baseUrl: 'https://api.dify.ai' },
+  37: { name: 'Dify', color: 'cyan', baseUrl: 'https://api.dify.ai', keyHint: 'app-…', keyFormat: 'difyApp' },
   38: { name: 'Jina', color: 'blue', baseUrl: 'https://api.jina.ai' },
   39: { name: 'Cloudflare', color: 'default', baseUrl: 'https://api.cloudflare.com', other: 'accountId', keyHint: 'API token (account id in its field), or AccountId|Token', keyFormat: 'cloudflare' },
-  40: { name: 'SiliconCloud', color: 'purple', baseUrl: 'https://api.siliconflow.cn' },
+  40: { name: 'SiliconCloud', color: 'purple', baseUrl: 'https://api.siliconflow.cn', balance: true },
   41: { name: 'Vertex AI', color: 'blue', baseUrl: '', baseUrlField: 'none', other: 'vertexRegion', jsonKey: true, keyFormat: 'serviceAccount' },
   42: { name: 'Mistral AI', color: 'blue', baseUrl: 'https://api.mistral.ai' },
   43: { name: 'DeepSeek', color: 'blue', baseUrl: 'https://api.deepseek.com' },
@@ -173,7 +173,7 @@ export function modelsForType(type: number, byType: Record<string, string[]> | u
   return fixed ? [...fixed] : (byType?.[String(type)] ?? []);
 }
 
-export type KeyFormat = 'aws' | 'serviceAccount' | 'cloudflare';
+export type KeyFormat = 'aws' | 'serviceAccount' | 'cloudflare' | 'zhipu' | 'googleApiKey' | 'baidu' | 'difyApp' | 'dashscope' | 'tencent';
 
 const AWS_REGION = /^[a-z]{2}(-[a-z]+)+-\d+$/;
 
@@ -199,6 +199,42 @@ const KEY_FORMATS: Record<KeyFormat, { expected: string; valid(key: string): boo
   serviceAccount: {
     expected: 'a Google service-account JSON key with project_id, client_email and private_key',
     valid: isServiceAccount,
+  },
+  // Baidu ERNIE: the application's API Key and Secret Key (exchanged for an access token).
+  baidu: {
+    expected: 'APIKey|SecretKey, e.g. Hf4kW2…|Qp8zR1…',
+    valid: (key) => {
+      const parts = key.split('|').map((p) => p.trim());
+      return parts.length === 2 && parts.every((p) => /^[\w-]+$/.test(p));
+    },
+  },
+  // DashScope: the console's API key.
+  dashscope: {
+    expected: 'a DashScope API key, e.g. sk-0123456789abcdef0123456789abcdef',
+    valid: (key) => /^sk-[\w-]+$/.test(key),
+  },
+  // Tencent Cloud: the numeric AppId and the API key pair (SecretId, SecretKey) that signs TC3.
+  tencent: {
+    expected: 'AppId|SecretId|SecretKey, e.g. 1300000000|AKIDz8krbsJ5…|Gu5t9xGA…',
+    valid: (key) => {
+      const parts = key.split('|').map((p) => p.trim());
+      return parts.length === 3 && /^\d+$/.test(parts[0]!) && /^[\w-]+$/.test(parts[1]!) && /^[\w-]+$/.test(parts[2]!);
+    },
+  },
+  // Zhipu: the console's API key, `<id>.<secret>` (the secret signs the request's JWT).
+  zhipu: {
+    expected: 'id.secret, e.g. 0f1e2d3c4b5a69788796a5b4c3d2e1f0.AbCdEfGhIjKlMnOp',
+    valid: (key) => /^[\w-]+\.[\w-]+$/.test(key),
+  },
+  // Google AI Studio / PaLM: one API key, no separators or spaces (it travels in the URL's `key`).
+  googleApiKey: {
+    expected: 'a Google API key, e.g. AIzaSyA1b2C3d4E5f6G7h8I9j0K',
+    valid: (key) => /^[\w-]{20,}$/.test(key),
+  },
+  // Dify: an app's API key (one key per app), `app-` and the secret.
+  difyApp: {
+    expected: 'a Dify app API key, e.g. app-AbCdEfGhIjKlMnOpQrStUvWx',
+    valid: (key) => /^app-[\w-]+$/.test(key),
   },
   // Cloudflare: the API token alone (the account id in the channel's account id field), or `accountId|token`.
   cloudflare: {

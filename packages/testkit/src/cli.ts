@@ -16,6 +16,9 @@ import { startFakeJina } from './jina-fake/index.js';
 import { startFakeGemini } from './gemini-fake/index.js';
 import { startFakeMj } from './mj-fake/index.js';
 import { startFakeOpenAI } from './openai-fake/index.js';
+import { startFakePalm } from './palm-fake/index.js';
+import { startFakeOllama } from './ollama-fake/index.js';
+import { startFakeDify } from './dify-fake/index.js';
 
 const USAGE = `Usage: modelgate-fake-upstream [options]
   --provider <name>   openai (default), anthropic (the Messages API at /v1/messages)
@@ -23,7 +26,10 @@ const USAGE = `Usage: modelgate-fake-upstream [options]
                       mj (a Midjourney Proxy Plus at /mj/…), mj-open (the open proxy),
                       bedrock (SigV4-checked /model/{id}/invoke…; --key AKID:SECRET),
                       cohere (/v2/chat, /v2/embed, /v1/rerank), jina (/v1/embeddings, /v1/rerank),
-                      cloudflare (/client/v4/accounts/{account}/ai/v1/…; account 0123456789abcdef0123456789abcdef)
+                      cloudflare (/client/v4/accounts/{account}/ai/v1/…; account 0123456789abcdef0123456789abcdef),
+                      palm (/v1beta2/models/chat-bison-001:generateMessage?key=…),
+                      ollama (/api/embed, /api/tags and the OpenAI-compatible /v1/…; --models: pulled models),
+                      dify (an app's /v1/chat-messages; --key app-…)
   --port <n>          port to listen on (default 9100, 0 = random)
   --host <addr>       interface to bind (default 127.0.0.1)
   --key <key>         accepted API key; repeat for several (default: any key)
@@ -97,6 +103,9 @@ async function main(): Promise<void> {
     cohere: async () => ({ label: 'Cohere upstream', ...(await startFakeCohere({ port, host, apiKeys: keys, chunkCount })) }),
     jina: async () => ({ label: 'Jina upstream', ...(await startFakeJina({ port, host, apiKeys: keys })) }),
     cloudflare: async () => ({ label: 'Cloudflare upstream', ...(await startFakeCloudflare({ port, host, apiTokens: keys, chunkCount })) }),
+    ollama: async () => ({ label: 'Ollama upstream', ...(await startFakeOllama({ port, host, chunkCount, models })) }),
+    dify: async () => ({ label: 'Dify app upstream', ...(await startFakeDify({ port, host, appKeys: keys })) }),
+    palm: async () => ({ label: 'PaLM 2 upstream', ...(await startFakePalm({ port, host, apiKeys: keys })) }),
     mj: async () => ({ label: 'Midjourney proxy (plus)', ...(await startFakeMj({ port, host, secret: keys?.[0], kind: 'plus', stepMs: intOption(values['step-ms'], 'step-ms', 2000) })) }),
     'mj-open': async () => ({ label: 'Midjourney proxy (open)', ...(await startFakeMj({ port, host, secret: keys?.[0], kind: 'open', stepMs: intOption(values['step-ms'], 'step-ms', 2000) })) }),
   };

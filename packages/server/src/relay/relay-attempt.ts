@@ -48,7 +48,7 @@ export async function attemptOnce(run: Run, ch: RuntimeChannel): Promise<Attempt
   if (!adapter || !upstream) {
     return failure(501, 'new_api_error', 'channel_unsupported', `${localError(run.lang, 501, 'RELAY_UNSUPPORTED', { detail: input.mode }).message} (channel #${ch.id})`, true);
   }
-  const call: UpstreamCall = { ch: ch.target, mode: input.mode, inbound: input.format, upstream, model, stream: input.stream, clientHeaders: run.req.headers };
+  const call: UpstreamCall = { ch: ch.target, mode: input.mode, inbound: input.format, upstream, model, stream: input.stream, clientHeaders: run.req.headers, userId: run.auth.user.id };
   const cx = convertContext(run, model);
   // A request the upstream format cannot express is refused here (a local 400, never retried).
   const built = await adapter.buildRequest(call, { body: input.body, raw: input.raw, contentType: input.contentType, multipartModel: input.multipartModel, callerModel: input.model, maxTokens: run.maxTokensOverride, cx });

@@ -52,6 +52,8 @@ export async function relay(ctx: RelayContext, req: FastifyRequest, reply: Fasti
 async function attemptLoop(run: Run, first: RuntimeChannel): Promise<void> {
   const { ctx } = run;
   const tried = new Set<number>();
+  /** Channels already given a second attempt with a refreshed credential. */
+  const refreshed = new Set<number>();
   const retries = run.auth.pinned ? 0 : Math.max(0, Math.floor(ctx.options.num('RetryTimes')));
   let ch: RuntimeChannel | undefined = first;
   for (let i = 0; ch; i++) {
@@ -66,6 +68,13 @@ async function attemptLoop(run: Run, first: RuntimeChannel): Promise<void> {
     }
     if (result.ok) return;
     ctx.relay.observer.attemptFailed({ channel: ch.id, status: result.error.status, retryable: result.retryable });
+    const clientLeft = run.reply.raw.destroyed && !run.reply.raw.writableEnded;
+    if (result.upstream?.staleCredentials && !refreshed.has(ch.id) && !clientLeft) {
+      // The adapter dropped a refused token: once more on this channel, with a new one.
+      refreshed.add(ch.id);
+      run.req.log.info({ channel: ch.id, code: result.error.code }, `channel #${ch.id}: credential refused, retrying with a fresh one`);
+      continue;
+    }
     run.req.log.warn({ channel: ch.id, status: result.error.status, code: result.error.code }, `relay error (channel #${ch.id}, status code: ${result.error.status})`);
     if (result.upstream?.disablesChannel && ch.autoBan && ctx.options.bool('AutomaticDisableChannelEnabled')) {
       await ctx.relay.autoDisableChannel(ch.id, result.upstream.message.slice(0, 500)).catch((err: unknown) => run.req.log.error({ err }, 'auto-disable failed'));

@@ -47,3 +47,35 @@ export async function handleCreditGrants(ctx: RequestContext): Promise<void> {
     total_remaining: b.hardLimitUsd - used,
   });
 }
+
+/**
+ * AIProxy's account overview (`GET /api/report/getUserOverview`, key in the `Api-Key` header, not
+ * Bearer): `{success,message,error_code,data:{totalPoints}}`, points = the balance left.
+ */
+export async function handleAIProxyOverview(ctx: RequestContext): Promise<void> {
+  const key = ctx.req.headers['api-key'];
+  if (typeof key !== 'string' || !key) {
+    await sendJson(ctx, { success: false, message: 'Api-Key is required', error_code: 401, data: null });
+    return;
+  }
+  const b = ctx.state.balance;
+  await sendJson(ctx, { success: true, message: '', error_code: 0, data: { totalPoints: b.hardLimitUsd - b.totalUsageCents / 100 } });
+}
+
+/** OpenRouter's `GET /api/v1/credits` (base `…/api`): `{data:{total_credits,total_usage}}` in USD. */
+export async function handleOpenRouterCredits(ctx: RequestContext): Promise<void> {
+  const b = ctx.state.balance;
+  await sendJson(ctx, { data: { total_credits: b.hardLimitUsd, total_usage: b.totalUsageCents / 100 } });
+}
+
+/** SiliconFlow's `GET /v1/user/info`: `{code:20000,status:true,data:{balance,chargeBalance,totalBalance,…}}`, amounts as strings. */
+export async function handleSiliconFlowUserInfo(ctx: RequestContext): Promise<void> {
+  const b = ctx.state.balance;
+  const total = (b.hardLimitUsd - b.totalUsageCents / 100).toFixed(4);
+  await sendJson(ctx, {
+    code: 20000,
+    message: 'OK',
+    status: true,
+    data: { id: 'userid', name: 'fake', image: '', email: 'fake@example.com', isAdmin: false, balance: total, status: 'normal', introduction: '', role: '', chargeBalance: '0.0000', totalBalance: total, category: '' },
+  });
+}

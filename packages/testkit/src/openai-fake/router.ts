@@ -1,5 +1,5 @@
 import { handleSpeech, handleTranscriptions, handleTranslations } from './audio.js';
-import { handleBillingSubscription, handleBillingUsage, handleCreditGrants } from './billing.js';
+import { handleAIProxyOverview, handleBillingSubscription, handleBillingUsage, handleCreditGrants, handleOpenRouterCredits, handleSiliconFlowUserInfo } from './billing.js';
 import { handleChatCompletions } from './chat.js';
 import { handleCompletions } from './completions.js';
 import type { RequestContext } from './context.js';
@@ -34,6 +34,9 @@ const GET_ROUTES: Record<string, (ctx: RequestContext) => Promise<void>> = {
   '/v1/dashboard/billing/subscription': handleBillingSubscription,
   '/v1/dashboard/billing/usage': handleBillingUsage,
   '/v1/dashboard/billing/credit_grants': handleCreditGrants,
+  // Balance endpoints of OpenAI-compatible gateways this fake stands in for.
+  '/v1/credits': handleOpenRouterCredits,
+  '/v1/user/info': handleSiliconFlowUserInfo,
 };
 
 /**
@@ -51,6 +54,8 @@ export function matchRoute(method: string, route: string): RouteMatch | undefine
   }
   if (method !== 'GET') return undefined;
   if (GET_ROUTES[route]) return { handler: GET_ROUTES[route] };
+  // AIProxy authenticates with `Api-Key`, not Bearer: the handler checks it.
+  if (route === '/api/report/getUserOverview') return { handler: handleAIProxyOverview, public: true };
   const model = /^\/v1\/models\/(.+)$/u.exec(route);
   if (model) {
     const id = decodeURIComponent(model[1]);

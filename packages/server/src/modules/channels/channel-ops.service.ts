@@ -8,7 +8,7 @@ import type { ChannelsRepository } from './channels.repository.js';
 import type { ChannelRow } from '../../db/schema.js';
 import { nowSec } from '../../http/reply.js';
 import { adapterFor } from '../../relay/adapters/registry.js';
-import { MODE_FORMAT, SigningError, type UpstreamCall, type UpstreamError } from '../../relay/adapters/types.js';
+import { MODE_FORMAT, SigningError, type ConvertedReply, type UpstreamCall, type UpstreamError } from '../../relay/adapters/types.js';
 import { toRuntime } from '../../relay/channel-cache.js';
 import type { ConvertContext, WireError } from '../../relay/formats/types.js';
 import { transportFailure, UpstreamFailureError, type UpstreamFailure } from './upstream-failure.js';
@@ -33,11 +33,16 @@ export interface BalanceResult {
 
 /** Task relays have no chat endpoint to probe (reference §6.1). */
 const untestable = (type: number) => channelTypeInfo(type)?.testable === false;
-/** Types that expose OpenAI's legacy billing endpoints (reference §6.2). */
-const hasBalance = (type: number) => channelTypeInfo(type)?.balance === true;
+/** Types whose adapter knows the provider's balance endpoint (adapters/balance.ts). */
+const hasBalance = (type: number) => adapterFor(type)?.balance !== undefined;
 const TEST_TIMEOUT_MS = 60_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A test reply is good when it carries usage, or when its upstream never reports any and it is counted locally (PaLM). */
+function reportsOrCountsUsage(reply: ConvertedReply | undefined): boolean {
+  return !!reply && (!!reply.usage || (!!reply.body && !!reply.withUsage));
+}
 
 /**
  * Channel health: single tests, the background test-all run (auto-disable on failure or a slow
@@ -117,7 +122,7 @@ export class ChannelOps {
           if (adapter.isErrorReply(call, json)) {
             error = adapter.classifyError(res.statusCode, res.statusCode, text);
             failure = bad('HTTP 200: error object');
-          } else if (mode === 'chat' && !adapter.convertResponse(call, json, cx)?.usage) {
+          } else if (mode === 'chat' && !reportsOrCountsUsage(adapter.convertResponse(call, json, cx))) {
             error = { status: 200, type: 'invalid_response', code: null, param: null, message: 'upstream answered without usage' };
             failure = bad('HTTP 200: no usage');
           }
@@ -194,13 +199,12 @@ export class ChannelOps {
     return { tested, disabled, enabled };
   }
 
-  /** Balance in USD from the legacy billing endpoints: hard limit minus this period's usage. */
+  /** The channel's balance as its adapter's balance query reads it (adapters/balance.ts). */
   async updateBalance(row: ChannelRow): Promise<BalanceResult> {
-    if (!hasBalance(row.type)) return { success: false, message: 'CHANNEL_BALANCE_UNSUPPORTED', balance: 0 };
+    const query = adapterFor(row.type)?.balance;
+    if (!query) return { success: false, message: 'CHANNEL_BALANCE_UNSUPPORTED', balance: 0 };
     const ch = toRuntime(row);
-    const base = (ch.target.baseUrl || 'https://api.openai.com').replace(/\/+$/, '');
-    const headers = { authorization: `Bearer ${ch.target.key}` };
-    const getJson = async <T extends object>(url: string): Promise<T> => {
+    const getJson = async (url: string, headers: Record<string, string>): Promise<Record<string, unknown>> => {
       let res;
       let text;
       try {
@@ -219,23 +223,20 @@ export class ChannelOps {
         // Not JSON.parse's own message: V8 quotes the start of the text in it.
         json = undefined;
       }
-      if (!json || typeof json !== 'object') {
+      if (!json || typeof json !== 'object' || Array.isArray(json)) {
         throw new UpstreamFailureError({ code: 'CHANNEL_UPSTREAM_BAD_RESPONSE', detail: 'HTTP 200: not a JSON object' }, `not a JSON object: ${text.slice(0, 200)}`);
       }
       if ((json as { error?: unknown }).error) {
         throw new UpstreamFailureError({ code: 'CHANNEL_UPSTREAM_BAD_RESPONSE', detail: 'HTTP 200: error object' }, `error object: ${text.slice(0, 200)}`);
       }
-      return json as T;
+      return json as Record<string, unknown>;
     };
     try {
-      const sub = await getJson<{ hard_limit_usd?: number; has_payment_method?: boolean }>(`${base}/v1/dashboard/billing/subscription`);
-      const now = new Date();
-      const start = sub.has_payment_method ? new Date(now.getFullYear(), now.getMonth(), 1) : new Date(now.getTime() - 100 * 86400_000);
-      const day = (d: Date) => d.toISOString().slice(0, 10);
-      const usage = await getJson<{ total_usage?: number }>(`${base}/v1/dashboard/billing/usage?start_date=${day(start)}&end_date=${day(now)}`);
-      const balance = Number(sub.hard_limit_usd ?? 0) - Number(usage.total_usage ?? 0) / 100;
-      if (!Number.isFinite(balance)) {
-        throw new UpstreamFailureError({ code: 'CHANNEL_UPSTREAM_BAD_RESPONSE', detail: 'HTTP 200: no numeric balance' }, 'hard_limit_usd or total_usage is not a number');
+      const replies: Record<string, unknown>[] = [];
+      for (let next = query.request(ch.target, replies); next; next = query.request(ch.target, replies)) replies.push(await getJson(next.url, next.headers));
+      const balance = query.read(replies);
+      if (typeof balance !== 'number') {
+        throw new UpstreamFailureError({ code: 'CHANNEL_UPSTREAM_BAD_RESPONSE', detail: 'HTTP 200: no numeric balance' }, balance.error);
       }
       await this.deps.channels.setStats(row.id, { balance, balance_updated_time: nowSec() });
       return { success: true, message: '', balance };

@@ -1,4 +1,4 @@
-import { FAKE_CLOUDFLARE_ACCOUNT, startFakeCloudflare, type FakeCloudflare, expectedChatUsage, expectedGeminiUsage, expectedMessagesUsage, startFakeAnthropic, startFakeBedrock, startFakeCohere, startFakeGemini, startFakeVertex, makeServiceAccount, cohereChatInputTokens, type FakeAnthropic, type FakeBedrock, type FakeCohere, type FakeGemini, type FakeVertex } from '@modelgate/testkit';
+import { FAKE_CLOUDFLARE_ACCOUNT, startFakeCloudflare, type FakeCloudflare, expectedChatUsage, expectedGeminiUsage, expectedMessagesUsage, startFakeAnthropic, startFakeBedrock, startFakeCohere, startFakeGemini, startFakeVertex, makeServiceAccount, cohereChatInputTokens, startFakeBaidu, FAKE_BAIDU_KEY, baiduPromptTokens, type FakeBaidu, startFakeDashScope, FAKE_DASHSCOPE_KEY, dashscopePromptTokens, type FakeDashScope, startFakeHunyuan, FAKE_TENCENT_KEY, hunyuanPromptTokens, type FakeHunyuan, startFakeZhipu, FAKE_ZHIPU_KEY, startFakePalm, FAKE_PALM_REPLY, type FakePalm, startFakeOllama, type FakeOllama, startFakeDify, FAKE_DIFY_ANSWER, difyTokens, type FakeDify, zhipuPromptTokens, type FakeZhipu, type FakeAnthropic, type FakeBedrock, type FakeCohere, type FakeGemini, type FakeVertex } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCaller, addChannel, anthropicClient, consumeLogs, startRelayHarness, type RelayHarness, type TestCaller } from '../../test-support/relay-fixtures.js';
 import { startRecordingProxy } from '../../test-support/recording-proxy.js';
@@ -19,6 +19,13 @@ let bedrockFake: FakeBedrock;
 let vertexFake: FakeVertex;
 let cohereFake: FakeCohere;
 let cloudflareFake: FakeCloudflare;
+let zhipuFake: FakeZhipu;
+let baiduFake: FakeBaidu;
+let dashscopeFake: FakeDashScope;
+let hunyuanFake: FakeHunyuan;
+let palmFake: FakePalm;
+let ollamaFake: FakeOllama;
+let difyFake: FakeDify;
 let proxies: Record<Kind, Awaited<ReturnType<typeof startRecordingProxy>>>;
 let caller: TestCaller;
 
@@ -31,6 +38,13 @@ beforeAll(async () => {
   vertexFake = await startFakeVertex({ serviceAccounts: [sa.account] });
   cohereFake = await startFakeCohere();
   cloudflareFake = await startFakeCloudflare();
+  zhipuFake = await startFakeZhipu();
+  baiduFake = await startFakeBaidu();
+  dashscopeFake = await startFakeDashScope();
+  hunyuanFake = await startFakeHunyuan();
+  palmFake = await startFakePalm({ apiKeys: [KEYS.palm!] });
+  difyFake = await startFakeDify({ appKeys: [KEYS.dify!] });
+  ollamaFake = await startFakeOllama({ models: ['llama3.2', 'nomic-embed-text'] });
   KEYS.vertex = JSON.stringify({ ...sa.key, token_uri: vertexFake.tokenUri });
   proxies = {
     openai: await startRecordingProxy(h.fake.url),
@@ -41,6 +55,15 @@ beforeAll(async () => {
     vertex: await startRecordingProxy(vertexFake.url, { passthrough: true }),
     cohere: await startRecordingProxy(cohereFake.url, { passthrough: true }),
     cloudflare: await startRecordingProxy(cloudflareFake.url, { passthrough: true }),
+    zhipu: await startRecordingProxy(zhipuFake.url, { passthrough: true }),
+    'zhipu-v4': await startRecordingProxy(zhipuFake.url, { passthrough: true }),
+    baidu: await startRecordingProxy(baiduFake.url, { passthrough: true }),
+    ali: await startRecordingProxy(dashscopeFake.url, { passthrough: true }),
+    // TC3 signs the Host header: the hop keeps it.
+    tencent: await startRecordingProxy(hunyuanFake.url, { passthrough: true, keepHost: true }),
+    palm: await startRecordingProxy(palmFake.url, { passthrough: true }),
+    ollama: await startRecordingProxy(ollamaFake.url, { passthrough: true }),
+    dify: await startRecordingProxy(difyFake.url, { passthrough: true }),
   };
   caller = await addCaller(h, { quota: 100_000_000, remain: 100_000_000 });
 });
@@ -56,6 +79,21 @@ afterAll(async () => {
   await cohereFake.close();
   await proxies.cloudflare.close();
   await cloudflareFake.close();
+  await proxies.zhipu.close();
+  await proxies['zhipu-v4'].close();
+  await zhipuFake.close();
+  await proxies.baidu.close();
+  await baiduFake.close();
+  await proxies.ali.close();
+  await dashscopeFake.close();
+  await proxies.tencent.close();
+  await hunyuanFake.close();
+  await proxies.palm.close();
+  await palmFake.close();
+  await proxies.ollama.close();
+  await ollamaFake.close();
+  await proxies.dify.close();
+  await difyFake.close();
   await anthropicFake.close();
   await geminiFake.close();
   await h.close();
@@ -74,6 +112,13 @@ const CHAT_PATH: Record<string, string> = {
   vertex: '/v1/projects/fake-project/locations/us-central1/publishers/google/models/gemini-2.0-flash:generateContent',
   cohere: '/v2/chat',
   cloudflare: `/client/v4/accounts/${FAKE_CLOUDFLARE_ACCOUNT}/ai/v1/chat/completions`,
+  zhipu: '/api/paas/v3/model-api/chatglm_pro/invoke',
+  'zhipu-v4': '/api/paas/v4/chat/completions',
+  baidu: '/rpc/2.0/ai_custom/v1/wenxinworkshop/chat/completions_pro',
+  ali: '/api/v1/services/aigc/text-generation/generation',
+  tencent: '/',
+  palm: '/v1beta2/models/chat-bison-001:generateMessage?key=AIzaSyContractPalmKey_0000',
+  dify: '/v1/chat-messages',
 };
 
 /** What each upstream format's fake answers, and the model a channel maps to. */
@@ -85,10 +130,20 @@ const UPSTREAM = {
   vertex: { text: 'Hello from the fake Gemini', model: 'gemini-2.0-flash' },
   cohere: { text: 'Hello from the fake Cohere', model: 'command-r-08-2024' },
   cloudflare: { text: 'Hello from the fake OpenAI', model: '@cf/meta/llama-3.1-8b-instruct' },
-} as const;
+  zhipu: { text: 'Hello from the fake Zhipu', model: 'chatglm_pro' },
+  'zhipu-v4': { text: 'Hello from the fake Zhipu', model: 'glm-4', embed: 'embedding-3' },
+  baidu: { text: 'Hello from the fake ERNIE', model: 'ERNIE-4.0-8K', embed: 'Embedding-V1' },
+  ali: { text: 'Hello from the fake Qwen', model: 'qwen-plus', embed: 'text-embedding-v3' },
+  tencent: { text: 'Hello from the fake Hunyuan', model: 'hunyuan-pro' },
+  palm: { text: FAKE_PALM_REPLY, model: 'chat-bison-001' },
+  ollama: { text: 'Hello from the fake OpenAI', model: 'llama3.2', embed: 'nomic-embed-text' },
+  dify: { text: FAKE_DIFY_ANSWER, model: 'dify' },
+} as const satisfies Record<string, { text: string; model: string; embed?: string }>;
+/** The upstream embeddings model of a kind whose chat model does not embed (a second mapped model). */
+const embedModelOf = (k: Kind): string | undefined => (UPSTREAM[k] as { embed?: string }).embed;
 
 /** Keys of types whose key has a checked format (the others get `key-<type>`); Vertex's is made once its fake listens. */
-const KEYS: Record<string, string> = { bedrock: 'AKIDFAKE|fake-secret|us-east-1' };
+const KEYS: Record<string, string> = { bedrock: 'AKIDFAKE|fake-secret|us-east-1', zhipu: FAKE_ZHIPU_KEY, 'zhipu-v4': FAKE_ZHIPU_KEY, baidu: FAKE_BAIDU_KEY, ali: FAKE_DASHSCOPE_KEY, tencent: FAKE_TENCENT_KEY, palm: 'AIzaSyContractPalmKey_0000', dify: 'app-contract-key' };
 
 type Kind = keyof typeof UPSTREAM;
 const KIND = { 'anthropic-messages': 'anthropic', gemini: 'gemini' } as const;
@@ -108,9 +163,9 @@ describe.each(cases)('adapter $slug (type $type)', ({ slug, type, adapter, kind 
       type,
       base_url: base,
       key: KEYS[slug] ?? `key-${type}`,
-      models: model,
+      models: embedModelOf(kind) ? `${model},${model}-embed` : model,
       other: slug === 'azure' ? '2024-10-21' : slug === 'cloudflare' ? FAKE_CLOUDFLARE_ACCOUNT : '',
-      model_mapping: JSON.stringify({ [model]: up.model }),
+      model_mapping: JSON.stringify({ [model]: up.model, ...(embedModelOf(kind) ? { [`${model}-embed`]: embedModelOf(kind) } : {}) }),
     });
   });
 
@@ -125,16 +180,23 @@ describe.each(cases)('adapter $slug (type $type)', ({ slug, type, adapter, kind 
     const res = await caller.client.chat.completions.create({ model, messages, temperature: 0, user: 'u-1', metadata: { a: 'b' } } as never);
     expect((res as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toBe(up.text);
     const sent = lastSent();
-    expect(sent.url).toBe(CHAT_PATH[slug] ?? '/v1/chat/completions');
+    // Baidu's access token travels in the query.
+    expect(kind === 'baidu' ? sent.url.split('?')[0] : sent.url).toBe(CHAT_PATH[slug] ?? '/v1/chat/completions');
     if (slug === 'azure') expect(sent.headers['api-key']).toBe(`key-${type}`);
     else if (kind === 'anthropic') expect(sent.headers).toMatchObject({ 'x-api-key': `key-${type}`, 'anthropic-version': '2023-06-01' });
     else if (kind === 'gemini') expect(sent.headers['x-goog-api-key']).toBe(`key-${type}`);
     else if (kind === 'vertex') expect(sent.headers.authorization).toMatch(/^Bearer ya29\./);
+    else if (kind === 'tencent') expect(sent.headers.authorization).toMatch(/^TC3-HMAC-SHA256 Credential=AKIDfakeHunyuanSecretId0001\/\d{4}-\d{2}-\d{2}\/hunyuan\/tc3_request, SignedHeaders=content-type;host;x-tc-action, Signature=[0-9a-f]{64}$/);
+    else if (kind === 'ali') expect(sent.headers.authorization).toBe(`Bearer ${FAKE_DASHSCOPE_KEY}`);
+    else if (kind === 'baidu') expect(sent.url).toMatch(/\?access_token=24\./);
+    else if (kind === 'zhipu' || kind === 'zhipu-v4') expect(sent.headers.authorization).toMatch(/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/);
+    else if (kind === 'palm') expect(sent.headers.authorization).toBeUndefined();
+    else if (kind === 'dify') expect(sent.headers.authorization).toBe('Bearer app-contract-key');
     else if (kind === 'bedrock') expect(sent.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDFAKE\/\d{8}\/us-east-1\/bedrock\/aws4_request, /);
     else expect(sent.headers.authorization).toBe(`Bearer key-${type}`);
     const log = (await consumeLogs(h, caller.userId)).at(-1)!;
     expect(Number(log.channel_id)).toBe(channelId);
-    if (kind === 'openai' || kind === 'cloudflare') {
+    if (kind === 'openai' || kind === 'cloudflare' || kind === 'ollama') {
       // Passed through: unknown fields and zero values reach the upstream untouched.
       expect(sent.json).toMatchObject({ model: up.model, temperature: 0, user: 'u-1', metadata: { a: 'b' } });
       expect(Number(log.prompt_tokens)).toBe(expectedChatUsage({ messages }).prompt_tokens);
@@ -146,6 +208,35 @@ describe.each(cases)('adapter $slug (type $type)', ({ slug, type, adapter, kind 
       // Converted to Chat v2: roles kept, `user` and `metadata` left out (account features).
       expect(sent.json).toEqual({ model: up.model, messages, temperature: 0 });
       expect(Number(log.prompt_tokens)).toBe(cohereChatInputTokens(sent.json));
+    } else if (kind === 'zhipu-v4') {
+      // Reduced to Zhipu's documented fields: `user` becomes `user_id`, `metadata` is left out.
+      expect(sent.json).toEqual({ model: up.model, messages, temperature: 0, user_id: 'u-1' });
+      expect(Number(log.prompt_tokens)).toBe(zhipuPromptTokens(sent.json));
+    } else if (kind === 'tencent') {
+      // Hunyuan's ChatCompletions body: the model in the body, `user` and `metadata` left out.
+      expect(sent.json).toEqual({ Model: up.model, Messages: [{ Role: 'user', Content: 'one two three' }], Stream: false, Temperature: 0 });
+      expect(Number(log.prompt_tokens)).toBe(hunyuanPromptTokens(sent.json));
+    } else if (kind === 'ali') {
+      // DashScope text-generation: messages under `input`, sampling under `parameters`.
+      expect(sent.json).toEqual({ model: up.model, input: { messages }, parameters: { result_format: 'message', temperature: 0 } });
+      expect(Number(log.prompt_tokens)).toBe(dashscopePromptTokens(sent.json));
+    } else if (kind === 'baidu') {
+      // ERNIE's body: a temperature of 0 is left to the model's default (ERNIE's range excludes it).
+      expect(sent.json).toEqual({ messages, user_id: 'u-1' });
+      expect(Number(log.prompt_tokens)).toBe(baiduPromptTokens(sent.json));
+    } else if (kind === 'zhipu') {
+      // v3's `prompt` request: the model is in the path.
+      expect(sent.json).toEqual({ prompt: messages, temperature: 0 });
+      expect(Number(log.prompt_tokens)).toBe(zhipuPromptTokens(sent.json));
+    } else if (kind === 'dify') {
+      // One flattened query for the app, per-user `user`, nothing of OpenAI's sampling (the app decides); Dify's usage billed.
+      expect(sent.json).toEqual({ inputs: {}, query: 'USER: \none two three\n', response_mode: 'blocking', user: `modelgate-user-${caller.userId}` });
+      expect(Number(log.prompt_tokens)).toBe(difyTokens(String(sent.json.query)));
+    } else if (kind === 'palm') {
+      // generateMessage's prompt (the model and key are in the URL); PaLM reports no usage: counted locally.
+      expect(sent.json).toEqual({ prompt: { messages: [{ author: '0', content: 'one two three' }] }, candidateCount: 1, temperature: 0 });
+      // OpenAI's counting rule: 3 content tokens + 4 for the message + 3 priming the reply.
+      expect(Number(log.prompt_tokens)).toBe(10);
     } else if (kind === 'bedrock') {
       // Messages without model and stream (the path names them), the version in the body.
       expect(sent.json).toEqual({ anthropic_version: 'bedrock-2023-05-31', max_tokens: outputCap(up.model), messages, temperature: 0, metadata: { user_id: 'u-1' } });
@@ -173,7 +264,7 @@ describe.each(cases)('adapter $slug (type $type)', ({ slug, type, adapter, kind 
     if (kind === 'gemini') expect(lastSent().url).toBe('/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse');
     if (kind === 'bedrock') expect(lastSent().url).toBe('/model/us.anthropic.claude-3-5-haiku-20241022-v1%3A0/invoke-with-response-stream');
     if (kind === 'vertex') expect(lastSent().url).toBe('/v1/projects/fake-project/locations/us-central1/publishers/google/models/gemini-2.0-flash:streamGenerateContent?alt=sse');
-    if (kind === 'openai' && adapter.streamOptions) expect(body.stream_options).toEqual({ include_usage: true });
+    if ((kind === 'openai' || kind === 'ollama') && adapter.streamOptions) expect(body.stream_options).toEqual({ include_usage: true });
     else expect(body.stream_options).toBeUndefined();
   });
 
@@ -197,8 +288,9 @@ describe.each(cases)('adapter $slug (type $type)', ({ slug, type, adapter, kind 
 
   // A Custom channel is one full URL, so the hop cannot tell an embeddings call from a chat.
   it.runIf(adapter.modes.has('embeddings') && slug !== 'custom')('relays embeddings', async () => {
-    const res = await caller.client.embeddings.create({ model, input: 'alpha beta' });
+    const res = await caller.client.embeddings.create({ model: embedModelOf(kind) ? `${model}-embed` : model, input: 'alpha beta' });
     expect(res.data).toHaveLength(1);
+    if (kind === 'ollama') expect(proxies.ollama.seen.at(-1)!.url).toBe('/api/embed');
   });
 
   it.runIf(!adapter.modes.has('images'))('refuses an operation it does not support with a typed error', async () => {

@@ -1,6 +1,7 @@
 import { channelTypeInfo } from '@modelgate/shared';
 import type { WireError, WireFormat } from '../formats/types.js';
 import { AdapterBase } from './base.js';
+import type { BalanceQuery } from './balance.js';
 import type { ChannelTarget, RelayMode, UpstreamCall } from './types.js';
 import { ALL_MODES, MODE_FORMAT, MODE_PATH } from './types.js';
 
@@ -20,6 +21,8 @@ export interface OpenAIVendor {
   paths?: Partial<Record<RelayMode, string>>;
   /** The vendor serves OpenAI's Responses API (`/v1/responses`): Responses callers pass through. */
   responses?: boolean;
+  /** The vendor's balance endpoint (adapters/balance.ts). */
+  balance?: BalanceQuery;
 }
 
 export function trimBase(url: string): string {
@@ -86,6 +89,7 @@ export class OpenAIWireAdapter extends AdapterBase {
   readonly formats: Partial<Record<RelayMode, readonly WireFormat[]>>;
   readonly streamOptions: boolean;
   readonly models: readonly string[];
+  readonly balance: BalanceQuery | undefined;
   private readonly prefix: string;
   private readonly paths: Partial<Record<RelayMode, string>>;
 
@@ -101,6 +105,7 @@ export class OpenAIWireAdapter extends AdapterBase {
     this.models = v.models ?? [];
     this.prefix = v.pathStyle === 'root' ? '' : '/v1';
     this.paths = v.paths ?? {};
+    this.balance = v.balance;
   }
 
   protected base(ch: ChannelTarget): string {

@@ -1,18 +1,24 @@
 import { adapter as anthropic } from './anthropic/adapter.js';
+import { adapter as baidu } from './baidu/adapter.js';
+import { adapter as ali } from './ali/adapter.js';
+import { adapter as tencent } from './tencent/adapter.js';
 import { adapter as azure } from './azure/adapter.js';
 import { adapter as cloudflare } from './cloudflare/adapter.js';
 import { adapter as bedrock } from './bedrock/adapter.js';
 import { adapter as cohere } from './cohere/adapter.js';
 import { adapter as custom } from './custom/adapter.js';
+import { adapter as dify } from './dify/adapter.js';
 import { adapter as gemini } from './gemini/adapter.js';
 import { adapter as ollama } from './ollama/adapter.js';
 import { adapter as openai } from './openai/adapter.js';
+import { adapter as palm } from './palm/adapter.js';
 import { adapter as vertex } from './vertex/adapter.js';
 import { adapters as vendors } from './openai-compatible/adapter.js';
+import { adapters as zhipu } from './zhipu/adapter.js';
 import type { Adapter } from './types.js';
 
 /** Channel type → adapter: the one registration point. */
-export const ADAPTERS: readonly Adapter[] = [openai, azure, custom, ollama, anthropic, gemini, bedrock, vertex, cohere, cloudflare, ...vendors];
+export const ADAPTERS: readonly Adapter[] = [openai, azure, custom, ollama, anthropic, gemini, bedrock, vertex, cohere, cloudflare, palm, dify, ...zhipu, baidu, ali, tencent, ...vendors];
 
 /** The contract version every registered adapter implements. */
 export const CONTRACT_VERSION = 2;

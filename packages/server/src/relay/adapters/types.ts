@@ -6,6 +6,7 @@
  * adapter composes them. It never touches the client socket, the database or billing.
  */
 import type { Usage } from '@modelgate/shared';
+import type { BalanceQuery } from './balance.js';
 import type { ConvertContext, StreamReader, StreamWriter, UpstreamEvent, WireError, WireFormat } from '../formats/types.js';
 
 /** Inbound operations: each has a billing rule; `chat` is served in several formats. */
@@ -81,6 +82,11 @@ export interface UpstreamError extends WireError {
   retryable: boolean;
   /** The channel's credentials or account are dead: auto-disable applies. */
   disablesChannel: boolean;
+  /**
+   * A cached credential (an OAuth access token) was refused and the adapter dropped it: the
+   * pipeline tries this channel once more, which fetches a fresh one, before judging the error.
+   */
+  staleCredentials?: boolean;
 }
 
 /**
@@ -109,6 +115,8 @@ export interface UpstreamCall {
   stream: boolean;
   /** The caller's request headers (lower-case), for the few an adapter forwards. */
   clientHeaders: Readonly<Record<string, string | string[] | undefined>>;
+  /** The ModelGate user the call is made for (an upstream that keeps per-end-user state, Dify's `user`); absent for channel tests. */
+  userId?: number;
 }
 
 /** The caller's request and the changes the pipeline needs in the upstream one. */
@@ -204,4 +212,6 @@ export interface Adapter {
   modelListRequest(ch: ChannelTarget, pageToken?: string): ModelListRequest;
   /** A model list reply → model ids, and the next page's token when there is one. */
   readModelList(json: unknown): { models: string[]; next?: string };
+  /** How the provider reports the channel's balance; absent: "not supported by this provider". */
+  readonly balance?: BalanceQuery;
 }

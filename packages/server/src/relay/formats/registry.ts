@@ -2,6 +2,7 @@ import { anthropicOpenAI } from './anthropic-openai/index.js';
 import { anthropicMessages } from './anthropic-messages/spec.js';
 import { cohereChatSpec } from './cohere-chat/spec.js';
 import { openAIEmbeddingsCohere } from './cohere-embed/index.js';
+import { openAIEmbeddingsOllama } from './ollama-embed/index.js';
 import { composeThroughChat } from './compose.js';
 import { openAIEmbeddingsGemini } from './gemini/embeddings.js';
 import { geminiEmbedContentBatch, geminiEmbedContentOpenAI, geminiEmbeddingsOpenAI, geminiEmbedTexts } from './gemini/embed-ingress.js';
@@ -32,7 +33,7 @@ const SPECS: Partial<Record<TextFormat, FormatSpec>> = {
  */
 const CONVERTERS: readonly FormatConverter[] = [openAIAnthropic, anthropicOpenAI, openAIGemini, geminiOpenAI, responsesOpenAI, openAICohere];
 /** Body-only converters of the non-text modes (embeddings). */
-const BODY_CONVERTERS: readonly BodyConverter[] = [openAIEmbeddingsGemini, geminiEmbedContentBatch, geminiEmbeddingsOpenAI, geminiEmbedContentOpenAI, openAIEmbeddingsCohere];
+const BODY_CONVERTERS: readonly BodyConverter[] = [openAIEmbeddingsGemini, geminiEmbedContentBatch, geminiEmbeddingsOpenAI, geminiEmbedContentOpenAI, openAIEmbeddingsCohere, openAIEmbeddingsOllama];
 
 const key = (from: WireFormat, to: WireFormat) => `${from}>${to}`;
 const BY_PAIR = new Map<string, BodyConverter>();

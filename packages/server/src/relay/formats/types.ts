@@ -25,7 +25,9 @@ export type WireFormat =
   /** `{model,query,documents,top_n,return_documents}` → `{results:[{index,relevance_score,document?}]}` (Jina, Cohere v1, SiliconCloud). */
   | 'rerank'
   /** Cohere `POST /v2/embed`. */
-  | 'cohere-embed';
+  | 'cohere-embed'
+  /** Ollama's native `POST /api/embed`. */
+  | 'ollama-embed';
 
 /** One upstream stream event after its framing was decoded (SSE here; other framings decode to the same). */
 export interface UpstreamEvent {

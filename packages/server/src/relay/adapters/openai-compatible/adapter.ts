@@ -1,3 +1,4 @@
+import { aiproxyOverview, creditGrants, openRouterCredits, siliconFlowUserInfo } from '../balance.js';
 import { OpenAIWireAdapter, type OpenAIVendor } from '../openai-base.js';
 import type { RelayMode } from '../types.js';
 
@@ -13,11 +14,12 @@ export const VENDORS: OpenAIVendor[] = [
   { slug: 'openai-max', types: [6] },
   { slug: 'ohmygpt', types: [7] },
   { slug: 'ails', types: [9] },
-  { slug: 'aiproxy', types: [10] },
-  { slug: 'api2gpt', types: [12] },
-  { slug: 'aigc2d', types: [13] },
+  // AIProxy's account API lives on aiproxy.io (its relay on api.aiproxy.io), keyed by `Api-Key`.
+  { slug: 'aiproxy', types: [10], balance: aiproxyOverview('https://aiproxy.io') },
+  { slug: 'api2gpt', types: [12], balance: creditGrants('https://api.api2gpt.com', 'total_remaining') },
+  { slug: 'aigc2d', types: [13], balance: creditGrants('https://api.aigc2d.com', 'total_available') },
   { slug: 'ai360', types: [19], modes: TEXT, models: ['360gpt-turbo', '360gpt-pro', '360GPT_S2_V9', 'embedding-bert-512-v1'] },
-  { slug: 'openrouter', types: [20], modes: TEXT, streamOptions: true },
+  { slug: 'openrouter', types: [20], modes: TEXT, streamOptions: true, balance: openRouterCredits('https://openrouter.ai/api') },
   { slug: 'fastgpt', types: [22], modes: CHAT },
   { slug: 'moonshot', types: [25], modes: TEXT, models: ['moonshot-v1-8k', 'moonshot-v1-32k', 'moonshot-v1-128k'] },
   {
@@ -40,6 +42,7 @@ export const VENDORS: OpenAIVendor[] = [
     types: [40],
     modes: ['chat', 'completions', 'embeddings', 'images', 'speech', 'transcriptions', 'rerank'],
     streamOptions: true,
+    balance: siliconFlowUserInfo('https://api.siliconflow.cn'),
     models: ['deepseek-ai/DeepSeek-V2.5', 'Qwen/Qwen2.5-72B-Instruct', 'BAAI/bge-m3', 'BAAI/bge-reranker-v2-m3'],
   },
   // Jina (providers-international §8.3): OpenAI-shaped embeddings and the shared rerank shape; errors `{"detail"}`.

@@ -1,3 +1,4 @@
+import { openAIBilling } from '../balance.js';
 import { OpenAIWireAdapter } from '../openai-base.js';
 import type { UpstreamCall } from '../types.js';
 import { MODE_PATH } from '../types.js';
@@ -18,7 +19,7 @@ export const OPENAI_MODELS = [
  */
 class OpenAIAdapter extends OpenAIWireAdapter {
   constructor() {
-    super({ slug: 'openai', types: [1], streamOptions: true, responses: true, models: OPENAI_MODELS });
+    super({ slug: 'openai', types: [1], streamOptions: true, responses: true, models: OPENAI_MODELS, balance: openAIBilling('https://api.openai.com') });
   }
 
   protected override url(call: UpstreamCall): string {

@@ -1,0 +1,1 @@
+export { dashscopePromptTokens, FAKE_DASHSCOPE_KEY, FAKE_QWEN_SEARCH_WORDS, FAKE_QWEN_WORDS, startFakeDashScope, type DashScopeRecordedRequest, type FakeDashScope, type FakeDashScopeFault } from './server.js';

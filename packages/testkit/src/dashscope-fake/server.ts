@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBody, serveFake, type ListeningFake } from '../http-fake.js';
+import { fakeEmbedding, words } from '../rerank-scores.js';
+
+export const FAKE_QWEN_WORDS = ['Hello', 'from', 'the', 'fake', 'Qwen', 'model', 'at', 'your', 'service', 'today'];
+/** What the fake answers when the request enabled web search. */
+export const FAKE_QWEN_SEARCH_WORDS = ['Searched', 'the', 'web', 'for', 'you'];
+export const FAKE_DASHSCOPE_KEY = 'sk-fakedashscope0123456789';
+
+export interface DashScopeRecordedRequest {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: unknown;
+  rejected?: { status: number; code: string; message: string };
+}
+
+export interface FakeDashScopeFault {
+  status?: number;
+  code?: string;
+  message?: string;
+  /** Streams: one frame, then `event:error` with the error object. */
+  inStream?: boolean;
+  times?: number;
+}
+
+export interface FakeDashScope extends ListeningFake {
+  requests: DashScopeRecordedRequest[];
+  setFault(f: FakeDashScopeFault | null): void;
+}
+
+class DashScopeError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const bad = (message: string) => new DashScopeError(400, 'InvalidParameter', message);
+const CHAT_MODELS = new Set(['qwen-turbo', 'qwen-plus', 'qwen-max', 'qwen-max-longcontext', 'qwen-long']);
+const EMBED_MODELS = new Set(['text-embedding-v1', 'text-embedding-v2', 'text-embedding-v3']);
+const PARAMS = new Set(['result_format', 'incremental_output', 'enable_search', 'seed', 'max_tokens', 'temperature', 'top_p', 'top_k', 'stop', 'tools', 'tool_choice', 'presence_penalty', 'repetition_penalty']);
+
+/** Input tokens the fake bills: one per word of every message. */
+export function dashscopePromptTokens(body: Record<string, unknown>): number {
+  const input = isRecord(body.input) ? body.input : {};
+  const msgs = Array.isArray(input.messages) ? input.messages : [];
+  return msgs.reduce<number>((n, m) => n + (isRecord(m) && typeof m.content === 'string' ? words(m.content).length : 0), 0);
+}
+
+/**
+ * A fake DashScope on loopback (reference §2): text-generation
+ * (`/api/v1/services/aigc/text-generation/generation`; SSE only with `X-DashScope-SSE: enable`,
+ * frames `id:/event:result/:HTTP_STATUS/200/data:` with `finish_reason:"null"` until the end and a
+ * cumulative usage, whole text per frame unless `incremental_output`) and text-embedding. Bearer
+ * keys checked; errors `{code, message, request_id}` with a 4xx, or `event:error` in a stream.
+ */
+export async function startFakeDashScope(opts: { port?: number; host?: string; apiKeys?: string[] } = {}): Promise<FakeDashScope> {
+  const requests: DashScopeRecordedRequest[] = [];
+  const keys = opts.apiKeys ?? [FAKE_DASHSCOPE_KEY];
+  let fault: FakeDashScopeFault | null = null;
+  let faultUses = 0;
+
+  function chat(req: IncomingMessage, res: ServerResponse, body: Record<string, unknown>, f: FakeDashScopeFault | undefined): void {
+    if (!CHAT_MODELS.has(String(body.model))) throw new DashScopeError(400, 'InvalidParameter', 'Model not exist.');
+    const input = body.input;
+    if (!isRecord(input) || !Array.isArray(input.messages) || input.messages.length === 0) throw bad('Input should contain messages.');
+    for (const m of input.messages) if (!isRecord(m) || !['system', 'user', 'assistant', 'tool'].includes(String(m.role)) || typeof m.content !== 'string') throw bad('Role must be in [user, assistant, system, tool] and content a string');
+    const p = isRecord(body.parameters) ? body.parameters : {};
+    for (const k of Object.keys(p)) if (!PARAMS.has(k)) throw bad(`Unknown parameter: ${k}`);
+    if (p.top_p !== undefined && !(typeof p.top_p === 'number' && p.top_p > 0 && p.top_p < 1)) throw bad('Range of top_p should be (0.0, 1.0)');
+    const reply = (p.enable_search === true ? FAKE_QWEN_SEARCH_WORDS : FAKE_QWEN_WORDS).slice(0, typeof p.max_tokens === 'number' ? Math.min(5, p.max_tokens) : 5);
+    const requestId = randomUUID();
+    const prompt = dashscopePromptTokens(body);
+    const usage = (n: number) => ({ total_tokens: prompt + n, input_tokens: prompt, output_tokens: n });
+    const finish = reply.length < 5 ? 'length' : 'stop';
+    const legacy = p.result_format !== 'message';
+    const output = (text: string, fin: string) => (legacy ? { text, finish_reason: fin } : { choices: [{ message: { role: 'assistant', content: text }, finish_reason: fin }] });
+    if (req.headers['x-dashscope-sse'] !== 'enable') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ output: output(reply.join(' '), finish), usage: usage(reply.length), request_id: requestId }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream;charset=UTF-8', 'cache-control': 'no-cache' });
+    const inc = p.incremental_output === true;
+    if (f?.inStream) {
+      res.write(`id:1\nevent:result\n:HTTP_STATUS/200\ndata:${JSON.stringify({ output: output(reply[0]!, 'null'), usage: usage(1), request_id: requestId })}\n\n`);
+      res.end(`id:2\nevent:error\n:HTTP_STATUS/${f.status ?? 400}\ndata:${JSON.stringify({ code: f.code ?? 'DataInspectionFailed', message: f.message ?? 'Output data may contain inappropriate content.', request_id: requestId })}\n\n`);
+      return;
+    }
+    reply.forEach((w, i) => {
+      const text = inc ? (i === 0 ? w : ` ${w}`) : reply.slice(0, i + 1).join(' ');
+      res.write(`id:${i + 1}\nevent:result\n:HTTP_STATUS/200\ndata:${JSON.stringify({ output: output(text, i === reply.length - 1 ? finish : 'null'), usage: usage(i + 1), request_id: requestId })}\n\n`);
+    });
+    res.end();
+  }
+
+  function embed(res: ServerResponse, body: Record<string, unknown>): void {
+    if (!EMBED_MODELS.has(String(body.model))) throw new DashScopeError(400, 'InvalidParameter', 'Model not exist.');
+    const texts = isRecord(body.input) ? body.input.texts : undefined;
+    if (!Array.isArray(texts) || texts.length === 0 || !texts.every((t) => typeof t === 'string')) throw bad('input.texts should be a non-empty list of strings');
+    if (texts.length > 25) throw bad('batch size is invalid, it should not be larger than 25.');
+    const dims = isRecord(body.parameters) && typeof body.parameters.dimension === 'number' ? body.parameters.dimension : 8;
+    const total = (texts as string[]).reduce((n, t) => n + words(t).length, 0);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ output: { embeddings: (texts as string[]).map((t, text_index) => ({ text_index, embedding: fakeEmbedding(t, dims) })) }, usage: { total_tokens: total }, request_id: randomUUID() }));
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const text = await readBody(req);
+    let body: unknown;
+    try {
+      body = text ? (JSON.parse(text) as unknown) : undefined;
+    } catch {
+      body = undefined;
+    }
+    const record: DashScopeRecordedRequest = { path, headers: req.headers, body };
+    requests.push(record);
+    try {
+      const auth = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''));
+      if (!auth || !keys.includes(auth[1]!)) throw new DashScopeError(401, 'InvalidApiKey', 'Invalid API-key provided.');
+      if (!isRecord(body)) throw bad('The request body is not a JSON object.');
+      let f: FakeDashScopeFault | undefined;
+      if (fault && (fault.times === undefined || faultUses < fault.times)) {
+        faultUses += 1;
+        f = fault;
+        if (!f.inStream) throw new DashScopeError(f.status ?? 429, f.code ?? 'Throttling.RateQuota', f.message ?? 'Requests rate limit exceeded, please try again later.');
+      }
+      if (req.method === 'POST' && path === '/api/v1/services/aigc/text-generation/generation') return chat(req, res, body, f);
+      if (req.method === 'POST' && path === '/api/v1/services/embeddings/text-embedding/text-embedding') return embed(res, body);
+      throw new DashScopeError(404, 'NotFound', `Not found: ${path}`);
+    } catch (err) {
+      if (!(err instanceof DashScopeError)) throw err;
+      record.rejected = { status: err.status, code: err.code, message: err.message };
+      res.writeHead(err.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ code: err.code, message: err.message, request_id: randomUUID() }));
+    }
+  }
+
+  const listening = await serveFake(opts, (req, res) => handle(req, res), (res, err) => {
+    res.writeHead(500, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ code: 'InternalError', message: `Fake upstream bug: ${String(err)}`, request_id: randomUUID() }));
+  });
+  return {
+    ...listening,
+    requests,
+    setFault: (f) => {
+      fault = f;
+      faultUses = 0;
+    },
+  };
+}
