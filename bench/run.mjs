@@ -8,6 +8,7 @@
  *   BENCH_SECONDS=5 BENCH_ROUNDS=3   each throughput slice, and how many interleaved rounds
  *   BENCH_LATENCY_N=2000 BENCH_STREAM_N=300 BENCH_STREAMS=1000
  *   --logs       also run bench/log-queries.mjs (management API on 1 000 000 log rows)
+ *   (the sensitive-word row alone: node bench/sensitive-words.mjs)
  *   --no-build   reuse packages/*\/dist
  */
 import fs from 'node:fs';
@@ -108,6 +109,8 @@ async function main() {
     ['  RSS MB after the whole run', '-', '-', f(rssAfter / MB, 0), '', ''],
   ];
   log(`\n${table(rows)}`);
+  const { runSensitiveWords } = await import('./sensitive-words.mjs');
+  await runSensitiveWords();
   log(`\nbench done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   killAll();
   fs.rmSync(mg.dir, { recursive: true, force: true });

@@ -18,6 +18,6 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
-    testTimeout: 20000,
+    testTimeout: 45000,
   },
 });

@@ -26,6 +26,7 @@ import { channelOpsRoutes } from './modules/channels/channel-ops.routes.js';
 import { registerChannelMonitorJobs } from './jobs/channel-monitor.job.js';
 import { registerSessionJobs } from './jobs/sessions.job.js';
 import { registerLogRetentionJobs } from './jobs/log-retention.job.js';
+import { registerQuotaDataJobs } from './jobs/quota-data.job.js';
 import { registerSharedStateJobs } from './jobs/shared-state.job.js';
 import { channelsRoutes } from './modules/channels/channels.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
@@ -33,6 +34,7 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { metricsRoutes } from './metrics/metrics.routes.js';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.js';
 import { logsRoutes } from './modules/logs/logs.routes.js';
+import { dataRoutes } from './modules/data/data.routes.js';
 import { pricingRoutes } from './modules/pricing/pricing.routes.js';
 import { redemptionsRoutes } from './modules/redemptions/redemptions.routes.js';
 import { topUpsRoutes } from './modules/topups/topups.routes.js';
@@ -112,6 +114,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   channelsRoutes(app, ctx);
   groupsRoutes(app, ctx);
   logsRoutes(app, ctx);
+  dataRoutes(app, ctx);
   ledgerRoutes(app, ctx);
   pricingRoutes(app, ctx);
   redemptionsRoutes(app, ctx);
@@ -126,6 +129,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   registerChannelMonitorJobs(app, ctx);
   registerSessionJobs(app, ctx);
   registerLogRetentionJobs(app, ctx);
+  registerQuotaDataJobs(app, ctx);
   registerSharedStateJobs(app, ctx);
   registerTaskPollJobs(app, ctx);
   // Registered last, so its onClose runs first (Fastify runs them in reverse order).

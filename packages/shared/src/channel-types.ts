@@ -80,6 +80,8 @@ export interface ChannelTypeInfo {
   balance?: boolean;
   /** The console's "fetch models" can list the upstream's models (OpenAI's /v1/models, Gemini's models). */
   listsModels?: boolean;
+  /** The channel setting `thinking_to_content` applies: reasoning folded into `content` as `<think>…</think>`. */
+  thinkingToContent?: boolean;
 }
 
 const MJ_MODELS = ['mj_imagine', 'mj_variation', 'mj_reroll', 'mj_blend', 'mj_upscale', 'mj_describe', 'mj_uploads'];
@@ -114,17 +116,17 @@ const TYPES: Record<number, Entry> = {
   12: { name: 'API2GPT', color: 'default', baseUrl: 'https://api.api2gpt.com', balance: true },
   13: { name: 'AIGC2D', color: 'default', baseUrl: 'https://api.aigc2d.com', balance: true },
   14: { name: 'Anthropic Claude', color: 'purple', baseUrl: 'https://api.anthropic.com' },
-  15: { name: 'Baidu', color: 'blue', baseUrl: 'https://aip.baidubce.com', keyHint: 'APIKey|SecretKey', keyFormat: 'baidu' },
+  15: { name: 'Baidu', color: 'blue', baseUrl: 'https://aip.baidubce.com', keyHint: 'APIKey|SecretKey, or bce-v3/… (Qianfan v2)', keyFormat: 'baidu' },
   16: { name: 'Zhipu ChatGLM', color: 'purple', baseUrl: 'https://open.bigmodel.cn', keyHint: 'id.secret', keyFormat: 'zhipu' },
   17: { name: 'Alibaba Qwen', color: 'orange', baseUrl: 'https://dashscope.aliyuncs.com', keyHint: 'sk-…', keyFormat: 'dashscope' },
-  18: { name: 'iFlytek Spark', color: 'blue', baseUrl: '', other: 'sparkVersion', defaultOther: 'v2.1', keyHint: 'APPID|APISecret|APIKey' },
+  18: { name: 'iFlytek Spark', color: 'blue', baseUrl: 'wss://spark-api.xf-yun.com', other: 'sparkVersion', defaultOther: 'v2.1', keyHint: 'APPID|APISecret|APIKey', keyFormat: 'spark' },
   19: { name: '360', color: 'default', baseUrl: 'https://ai.360.cn' },
   20: { name: 'OpenRouter', color: 'default', baseUrl: 'https://openrouter.ai/api', balance: true },
   21: { name: 'AI Proxy Library', color: 'purple', baseUrl: 'https://api.aiproxy.io', other: 'knowledgeId' },
   22: { name: 'FastGPT', color: 'blue', baseUrl: 'https://fastgpt.run/api/openapi', baseUrlField: 'fastgpt' },
   23: { name: 'Tencent Hunyuan', color: 'cyan', baseUrl: 'https://hunyuan.tencentcloudapi.com', keyHint: 'AppId|SecretId|SecretKey', keyFormat: 'tencent' },
   24: { name: 'Google Gemini', color: 'orange', baseUrl: 'https://generativelanguage.googleapis.com', listsModels: true },
-  25: { name: 'Moonshot', color: 'green', baseUrl: 'https://api.moonshot.cn' },
+  25: { name: 'Moonshot', color: 'green', baseUrl: 'https://api.moonshot.cn', balance: true },
   26: { name: 'Zhipu GLM-4V', color: 'magenta', baseUrl: 'https://open.bigmodel.cn', keyHint: 'id.secret', keyFormat: 'zhipu' },
   27: { name: 'Perplexity', color: 'default', baseUrl: 'https://api.perplexity.ai' },
   31: { name: '01.AI', color: 'green', baseUrl: 'https://api.lingyiwanwu.com' },
@@ -138,7 +140,7 @@ const TYPES: Record<number, Entry> = {
   40: { name: 'SiliconCloud', color: 'purple', baseUrl: 'https://api.siliconflow.cn', balance: true },
   41: { name: 'Vertex AI', color: 'blue', baseUrl: '', baseUrlField: 'none', other: 'vertexRegion', jsonKey: true, keyFormat: 'serviceAccount' },
   42: { name: 'Mistral AI', color: 'blue', baseUrl: 'https://api.mistral.ai' },
-  43: { name: 'DeepSeek', color: 'blue', baseUrl: 'https://api.deepseek.com' },
+  43: { name: 'DeepSeek', color: 'blue', baseUrl: 'https://api.deepseek.com', balance: true, thinkingToContent: true },
 };
 
 /** The console's type list, in the spec §3 order. */
@@ -173,7 +175,7 @@ export function modelsForType(type: number, byType: Record<string, string[]> | u
   return fixed ? [...fixed] : (byType?.[String(type)] ?? []);
 }
 
-export type KeyFormat = 'aws' | 'serviceAccount' | 'cloudflare' | 'zhipu' | 'googleApiKey' | 'baidu' | 'difyApp' | 'dashscope' | 'tencent';
+export type KeyFormat = 'aws' | 'serviceAccount' | 'cloudflare' | 'zhipu' | 'googleApiKey' | 'baidu' | 'difyApp' | 'dashscope' | 'tencent' | 'spark';
 
 const AWS_REGION = /^[a-z]{2}(-[a-z]+)+-\d+$/;
 
@@ -201,9 +203,11 @@ const KEY_FORMATS: Record<KeyFormat, { expected: string; valid(key: string): boo
     valid: isServiceAccount,
   },
   // Baidu ERNIE: the application's API Key and Secret Key (exchanged for an access token).
+  // A Qianfan v2 API key (`bce-v3/ALTAK-…/…`) switches the channel to the OpenAI-compatible v2 API.
   baidu: {
-    expected: 'APIKey|SecretKey, e.g. Hf4kW2…|Qp8zR1…',
+    expected: 'APIKey|SecretKey, e.g. Hf4kW2…|Qp8zR1…, or a Qianfan v2 API key, e.g. bce-v3/ALTAK-…/…',
     valid: (key) => {
+      if (key.startsWith('bce-v3/')) return /^bce-v3\/[\w-]+\/[\w-]+$/.test(key);
       const parts = key.split('|').map((p) => p.trim());
       return parts.length === 2 && parts.every((p) => /^[\w-]+$/.test(p));
     },
@@ -219,6 +223,15 @@ const KEY_FORMATS: Record<KeyFormat, { expected: string; valid(key: string): boo
     valid: (key) => {
       const parts = key.split('|').map((p) => p.trim());
       return parts.length === 3 && /^\d+$/.test(parts[0]!) && /^[\w-]+$/.test(parts[1]!) && /^[\w-]+$/.test(parts[2]!);
+    },
+  },
+  // iFlytek Spark: the app's APPID, APISecret (signs the WebSocket URL) and APIKey, from the console's app page.
+  spark: {
+    expected: 'APPID|APISecret|APIKey, e.g. 1a2b3c4d|MjlmNzkzNmZkMDQ2OTc4OTY1MjZjNzRj|8f7e6d5c4b3a29180f1e2d3c4b5a6978',
+    valid: (key) => {
+      const parts = key.split('|').map((p) => p.trim());
+      // The APISecret is base64-like: `+`, `/` and `=` are allowed besides word characters.
+      return parts.length === 3 && parts.every((p) => /^[\w+/=-]+$/.test(p));
     },
   },
   // Zhipu: the console's API key, `<id>.<secret>` (the secret signs the request's JWT).

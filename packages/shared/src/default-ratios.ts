@@ -154,9 +154,71 @@ export const DEFAULT_MODEL_RATIO: Record<string, number> = {
   'chat-bison-001': 0.5,
   // Dify: the app's own model answers; a GPT-3.5-class ratio until the operator sets one.
   dify: 0.25,
+  // Azure deployment names of the OpenAI models above.
+  'gpt-35-turbo': 0.25,
+  whisper: 15,
+  tts: 7.5,
+  // Ollama runs on the operator's own hardware: a nominal price until the operator sets one.
+  'llama3.1': 0.05,
+  'llama3.2': 0.05,
+  'qwen2.5': 0.05,
+  mistral: 0.05,
+  gemma2: 0.05,
+  'nomic-embed-text': 0.005,
+  'mxbai-embed-large': 0.005,
+  'all-minilm': 0.005,
+  // Gemini API list prices ($ per 1M input tokens ÷ 2).
+  'gemini-2.5-pro': 0.625,
+  'gemini-2.5-flash': 0.15,
+  'gemini-2.5-flash-lite': 0.05,
+  'gemini-2.0-flash': 0.05,
+  'gemini-2.0-flash-lite': 0.0375,
+  'text-embedding-004': 0.0125,
+  'gemini-embedding-001': 0.075,
+  '360gpt-turbo': 0.0858,
+  '360gpt-pro': 0.8572,
+  'embedding-bert-512-v1': 0.0715,
+  // Perplexity Sonar (online) list prices.
+  'llama-3.1-sonar-small-128k-online': 0.1,
+  'llama-3.1-sonar-large-128k-online': 0.5,
+  'llama-3.1-sonar-huge-128k-online': 2.5,
+  'yi-medium': 2.5 * RMB,
+  'yi-vision': 6 * RMB,
+  'abab6.5-chat': 30 * RMB,
+  'abab5.5-chat': 15 * RMB,
+  // SiliconCloud list prices (RMB per 1M tokens).
+  'deepseek-ai/DeepSeek-V2.5': 1.33 * RMB,
+  'Qwen/Qwen2.5-72B-Instruct': 4.13 * RMB,
+  'BAAI/bge-m3': 0,
+  'open-mistral-nemo': 0.075,
+  'codestral-latest': 0.15,
+  'mistral-embed': 0.05,
+  'deepseek-reasoner': 0.275,
+  // iFlytek Spark (Lite is free of charge).
+  SparkDesk: 1.2858,
+  'SparkDesk-v1.1': 1.2858,
+  'SparkDesk-v2.1': 1.2858,
+  'SparkDesk-v3.1': 1.2858,
+  'SparkDesk-v4.0': 1.2858,
+  'spark-lite': 0,
+  'spark-pro': 1.2858,
+  'spark-pro-128k': 1.2858,
+  'spark-max': 1.2858,
+  'spark-max-32k': 1.2858,
+  'spark-4.0-ultra': 1.2858,
+  '360gpt2-pro': 0.8572,
+  embedding_s1_v1: 0.0715,
+  'yi-spark': 1 * RMB,
+  'yi-large-turbo': 12 * RMB,
+  'yi-large-rag': 25 * RMB,
+  'yi-medium-200k': 12 * RMB,
 };
 
 export const DEFAULT_MODEL_PRICE: Record<string, number> = {
+  // DashScope text2image, per image: ¥0.16 / ¥0.14 / ¥0.20 at ¥7.3 per dollar.
+  'wanx-v1': 0.0219,
+  'wanx2.1-t2i-turbo': 0.0192,
+  'wanx2.1-t2i-plus': 0.0274,
   suno_music: 0.1,
   suno_lyrics: 0.01,
   'dall-e-3': 0.04,
@@ -209,7 +271,10 @@ export const DEFAULT_CACHE_RATIO_RULES: ReadonlyArray<readonly [prefix: string, 
  */
 export const DEFAULT_CACHE_CREATION_RATIO_RULES: ReadonlyArray<readonly [prefix: string, ratio: number]> = [['claude', 1.25]];
 
-/** Ratio of a model missing from ModelRatio (reference §5.1: billed, not rejected). */
+/**
+ * Ratio of a model missing from ModelRatio, used only when the operator turned AllowUnpricedModels
+ * on (the reference's v0.4.5 behaviour); otherwise the relay refuses such a model.
+ */
 export const MISSING_MODEL_RATIO = 30;
 
 /** Audio token ratios relative to text tokens (reference §5.1). */

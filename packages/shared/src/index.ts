@@ -11,5 +11,7 @@ export * from './option-registry.js';
 export * from './option-rules.js';
 export * from './default-ratios.js';
 export * from './pricing.js';
+export * from './list-price.js';
 export * from './quota.js';
 export * from './log-billing.js';
+export * from './log-content.js';

@@ -28,6 +28,8 @@ export interface OptionSpec<K extends OptionKind = OptionKind> {
   shape?: JsonShape;
   /** Integer options are counts and quotas: negative only where said. */
   allowNegative?: boolean;
+  /** The smallest value a number option takes (spec §5: the dashboard interval is at least 1 minute). */
+  min?: number;
   /**
    * Options that must be filled before this one is saved (a switch: before it is turned on), and
    * the message when they are not.
@@ -43,8 +45,8 @@ const make = <K extends OptionKind>(kind: K, value: string, a: Access & Partial<
   access: a.access ?? (a.publicAs ? 'public' : 'root'),
 });
 const bool = (v: boolean, a: Access = {}) => make('bool', String(v), a);
-const int = (v: number, a: Access & { allowNegative?: boolean } = {}) => make('int', String(v), a);
-const float = (v: number, a: Access = {}) => make('float', String(v), a);
+const int = (v: number, a: Access & { allowNegative?: boolean; min?: number } = {}) => make('int', String(v), a);
+const float = (v: number, a: Access & { min?: number } = {}) => make('float', String(v), a);
 const text = (v = '', a: Access = {}) => make('string', v, a);
 const secret = () => make('string', '', { access: 'secret' });
 const json = (v: unknown, shape: JsonShape, a: Access = {}) => make('json', JSON.stringify(v, null, 2), { ...a, shape });
@@ -131,7 +133,8 @@ export const OPTION_REGISTRY = {
   TopUpLink: text('', pub('top_up_link')),
   ChatLink: text('', pub('chat_link')),
   ChatLink2: text('', pub('chat_link2')),
-  QuotaPerUnit: float(500000, pub('quota_per_unit')),
+  // Quotas are divided by it to show money: 0 would divide by zero.
+  QuotaPerUnit: float(500000, { ...pub('quota_per_unit'), min: 1 }),
   RetryTimes: int(0, { allowNegative: true }),
   DisplayInCurrencyEnabled: bool(true, pub('display_in_currency')),
   DisplayTokenStatEnabled: bool(true, pub('display_token_stat')),
@@ -157,7 +160,7 @@ export const OPTION_REGISTRY = {
   /** Private ranges outbound fetches (image URLs, webhooks, OAuth) may reach anyway, e.g. an internal image host. */
   OutboundAllowedRanges: ipList(),
   DataExportEnabled: bool(true, pub('enable_data_export')),
-  DataExportInterval: int(5),
+  DataExportInterval: int(5, { min: 1 }),
   DataExportDefaultTime: text('hour', pub('data_export_default_time')),
   ChannelDisableThreshold: float(5),
   QuotaRemindThreshold: int(1000),
@@ -173,6 +176,11 @@ export const OPTION_REGISTRY = {
   ModelPrice: json(DEFAULT_MODEL_PRICE, 'ratios'),
   ModelRatio: json(DEFAULT_MODEL_RATIO, 'ratios'),
   CompletionRatio: json(DEFAULT_COMPLETION_RATIO, 'ratios'),
+  /**
+   * Bill a model that has neither a price nor a ratio at the fallback ratio (the reference's 2024
+   * behaviour) instead of refusing it; off by default so nothing is billed at a price nobody set.
+   */
+  AllowUnpricedModels: bool(false),
 } as const satisfies Record<string, OptionSpec>;
 
 type Registry = typeof OPTION_REGISTRY;

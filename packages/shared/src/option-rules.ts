@@ -115,6 +115,10 @@ export function normaliseOption(key: string, raw: unknown, current: (key: Option
       break;
   }
 
+  if (spec.min !== undefined && (spec.kind === 'int' || spec.kind === 'float') && Number(value) < spec.min) {
+    return fail('OPTION_BELOW_MIN', `${key} ≥ ${spec.min}`);
+  }
+
   const req = spec.requires;
   // A switch needs its settings only to be turned on; any other option needs them to be saved at all.
   if (req && (spec.kind !== 'bool' || value === 'true')) {

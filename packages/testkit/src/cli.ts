@@ -19,6 +19,9 @@ import { startFakeOpenAI } from './openai-fake/index.js';
 import { startFakePalm } from './palm-fake/index.js';
 import { startFakeOllama } from './ollama-fake/index.js';
 import { startFakeDify } from './dify-fake/index.js';
+import { startFakeSpark } from './spark-fake/index.js';
+import { startFakeAIProxyLibrary } from './aiproxy-library-fake/index.js';
+import { startFakeRealtime } from './realtime-fake/index.js';
 
 const USAGE = `Usage: modelgate-fake-upstream [options]
   --provider <name>   openai (default), anthropic (the Messages API at /v1/messages)
@@ -29,7 +32,10 @@ const USAGE = `Usage: modelgate-fake-upstream [options]
                       cloudflare (/client/v4/accounts/{account}/ai/v1/…; account 0123456789abcdef0123456789abcdef),
                       palm (/v1beta2/models/chat-bison-001:generateMessage?key=…),
                       ollama (/api/embed, /api/tags and the OpenAI-compatible /v1/…; --models: pulled models),
-                      dify (an app's /v1/chat-messages; --key app-…)
+                      dify (an app's /v1/chat-messages; --key app-…),
+                      spark (iFlytek Spark's signed WebSocket /v{x}/chat; --key APPID|APISecret|APIKey),
+                      aiproxy-library (AIProxy's knowledge base /api/library/ask, library lib-fake-0001; --key: Api-Key),
+                      realtime (the Realtime API WebSocket at /v1/realtime?model=, Azure's /openai/realtime)
   --port <n>          port to listen on (default 9100, 0 = random)
   --host <addr>       interface to bind (default 127.0.0.1)
   --key <key>         accepted API key; repeat for several (default: any key)
@@ -105,7 +111,10 @@ async function main(): Promise<void> {
     cloudflare: async () => ({ label: 'Cloudflare upstream', ...(await startFakeCloudflare({ port, host, apiTokens: keys, chunkCount })) }),
     ollama: async () => ({ label: 'Ollama upstream', ...(await startFakeOllama({ port, host, chunkCount, models })) }),
     dify: async () => ({ label: 'Dify app upstream', ...(await startFakeDify({ port, host, appKeys: keys })) }),
+    realtime: async () => ({ label: 'Realtime API upstream (WebSocket)', ...(await startFakeRealtime({ port, host, apiKeys: keys, models })) }),
     palm: async () => ({ label: 'PaLM 2 upstream', ...(await startFakePalm({ port, host, apiKeys: keys })) }),
+    spark: async () => ({ label: 'iFlytek Spark upstream (WebSocket)', ...(await startFakeSpark({ port, host, keys, chunkCount })) }),
+    'aiproxy-library': async () => ({ label: 'AIProxy knowledge base upstream', ...(await startFakeAIProxyLibrary({ port, host, apiKeys: keys })) }),
     mj: async () => ({ label: 'Midjourney proxy (plus)', ...(await startFakeMj({ port, host, secret: keys?.[0], kind: 'plus', stepMs: intOption(values['step-ms'], 'step-ms', 2000) })) }),
     'mj-open': async () => ({ label: 'Midjourney proxy (open)', ...(await startFakeMj({ port, host, secret: keys?.[0], kind: 'open', stepMs: intOption(values['step-ms'], 'step-ms', 2000) })) }),
   };

@@ -18,18 +18,20 @@ const loose = (db: Kysely<Database>) => db as unknown as Kysely<any>;
 type Column<T extends Table> = keyof Database[T] & string;
 
 /**
- * Inserts `row`, or when a row with the same `conflict` key exists, overwrites its `update`
- * columns with the values from `row`. Works inside a transaction (pass the transaction as `db`).
+ * Inserts `row` (or rows), or when a row with the same `conflict` key exists, overwrites its
+ * `update` columns with the values from `row`. Works inside a transaction (pass the transaction as `db`).
  */
 export async function upsert<T extends Table>(
   db: Kysely<Database>,
   kind: SqlKind,
   table: T,
-  row: Insertable<Database[T]>,
+  row: Insertable<Database[T]> | ReadonlyArray<Insertable<Database[T]>>,
   conflict: ReadonlyArray<Column<T>>,
   update: ReadonlyArray<Column<T>>,
 ): Promise<void> {
-  const insert = loose(db).insertInto(table as string).values(row as Record<string, unknown>);
+  if (Array.isArray(row) && row.length === 0) return;
+  // Several rows are one statement: each row takes its own `update` columns from its own values.
+  const insert = loose(db).insertInto(table as string).values(row as Record<string, unknown> | Array<Record<string, unknown>>);
   if (kind === 'mysql') {
     // VALUES(col) is understood by MySQL 5.7–8.x and every MariaDB (8.0.20 deprecates it with a warning only).
     await insert.onDuplicateKeyUpdate(Object.fromEntries(update.map((c) => [c, sql`VALUES(${sql.ref(c)})`]))).execute();

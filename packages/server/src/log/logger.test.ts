@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capturePino as capturingLogger } from '../test-support/capture-logger.js';
-import { addCaller, addChannel, consumeLogs, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
+import { addCaller, addChannel, consumeLogs, priceModels, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
 
 describe('one logger with the request id', () => {
   const { log, lines } = capturingLogger();
   let h: RelayHarness;
   beforeAll(async () => {
     h = await startRelayHarness({ log });
+    await priceModels(h, ['m-log-fail']);
   });
   afterAll(async () => {
     await h.close();

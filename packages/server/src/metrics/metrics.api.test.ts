@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addCaller, addChannel, consumeLogs, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
+import { addCaller, addChannel, consumeLogs, priceModels, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
 
 type Samples = Map<string, number>;
 
@@ -27,6 +27,7 @@ describe('GET /metrics', () => {
   const token = 'metrics-secret-0123456789';
   beforeAll(async () => {
     h = await startRelayHarness();
+    await priceModels(h, ['m-metrics-fail']);
   });
   afterAll(() => h.close());
 

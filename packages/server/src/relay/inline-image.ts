@@ -1,6 +1,6 @@
 import type { Lang } from '@modelgate/shared';
-import { outboundAllowList } from '../net/address-policy.js';
-import { guardedFetch, OutboundError } from '../net/guarded-fetch.js';
+import { OutboundError } from '../net/guarded-fetch.js';
+import { fetchMedia } from '../net/media-fetch.js';
 import type { RelayContext } from './relay-context.js';
 import { localError, type RelayError } from './relay-error.js';
 
@@ -15,14 +15,15 @@ function refused(lang: Lang, field: string, why: string): RelayError {
 
 /**
  * Fetches a caller's http(s) image URL for an upstream that reads images inline only, through the
- * one SSRF-guarded client (private addresses refused unless OutboundAllowedRanges lists them),
+ * download worker when one is set and the one SSRF-guarded client (private addresses refused
+ * unless OutboundAllowedRanges lists them),
  * capped in size and time; only `image/*` replies are accepted. Any failure is the caller's 400,
  * naming the field and the reason.
  */
 export async function fetchInlineImage(ctx: Pick<RelayContext, 'options'>, lang: Lang, url: string, field: string): Promise<{ mimeType: string; data: string }> {
   let res;
   try {
-    res = await guardedFetch(url, { maxBytes: INLINE_IMAGE_MAX_BYTES, timeoutMs: INLINE_IMAGE_TIMEOUT_MS, allow: outboundAllowList(ctx.options), headers: { accept: 'image/*' } });
+    res = await fetchMedia(ctx.options, url, { maxBytes: INLINE_IMAGE_MAX_BYTES, timeoutMs: INLINE_IMAGE_TIMEOUT_MS, headers: { accept: 'image/*' } });
   } catch (err) {
     if (err instanceof OutboundError) throw refused(lang, field, err.message);
     throw err;

@@ -1,6 +1,6 @@
 import { request as undiciRequest } from 'undici';
 import { adapterFor } from './adapters/registry.js';
-import { SigningError, type UpstreamCall, type UpstreamRequest } from './adapters/types.js';
+import { SigningError, type FollowUpReply, type TransportReply, type UpstreamCall, type UpstreamRequest } from './adapters/types.js';
 import { imageQuota, usageQuota } from './billing/pricing.js';
 import type { RuntimeChannel } from './channel-cache.js';
 import type { ConvertContext } from './formats/types.js';
@@ -10,7 +10,7 @@ import { hijack, rawHeaders } from './relay-reply.js';
 import { failure, type Attempt, type Run } from './relay-run.js';
 import { settle } from './relay-settle.js';
 import { relayBinary, relayStream } from './relay-stream.js';
-import { mapStatus } from './upstream.js';
+import { mapStatus, readBody } from './upstream.js';
 import { bufferedUsage } from './usage-count.js';
 
 /**
@@ -37,6 +37,24 @@ function convertContext(run: Run, model: string): ConvertContext {
     callerBody: input.body,
     fetchImage: (url, field) => fetchInlineImage(run.ctx, run.lang, url, field),
   };
+}
+
+/** A GET of an adapter's follow-up (task polling) through the relay's pool; never throws. */
+async function followUpGet(run: Run, url: string, headers: Record<string, string>): Promise<FollowUpReply> {
+  try {
+    const res = await undiciRequest(url, { method: 'GET', headers: { accept: 'application/json', ...headers }, dispatcher: run.ctx.relay.agent });
+    const text = await res.body.text();
+    let json: Record<string, unknown> | undefined;
+    try {
+      const v = JSON.parse(text) as unknown;
+      json = v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.statusCode, json, text };
+  } catch (err) {
+    return { status: 0, json: undefined, text: (err as Error).message };
+  }
 }
 
 /** One attempt on one channel: build (and sign) the adapter's request, forward, read the reply back. */
@@ -68,17 +86,24 @@ export async function attemptOnce(run: Run, ch: RuntimeChannel): Promise<Attempt
   };
   // Only streamed replies are cut off when the client leaves; a buffered reply runs to the end.
   const abort = input.stream || input.mode === 'speech' ? new AbortController() : undefined;
-  let res: Awaited<ReturnType<typeof undiciRequest>>;
+  let res: TransportReply;
   const sentAt = Date.now();
   try {
-    res = await undiciRequest(signed.url, {
-      method: 'POST',
-      headers,
-      body: signed.body,
-      dispatcher: ctx.relay.agent,
-      signal: abort?.signal,
-      headersTimeout: input.stream ? ctx.relay.streamHeadersTimeoutMs : undefined,
-    });
+    // An adapter with its own transport (a WebSocket upstream) answers HTTP-shaped; everything below reads both alike.
+    res = adapter.transport
+      ? await adapter.transport(signed, call, {
+          signal: abort?.signal,
+          firstFrameTimeoutMs: input.stream ? (ctx.relay.streamHeadersTimeoutMs ?? ctx.config.relayTimeoutSec * 1000) : ctx.config.relayTimeoutSec * 1000,
+          idleTimeoutMs: ctx.config.streamingTimeoutSec * 1000,
+        })
+      : await undiciRequest(signed.url, {
+          method: 'POST',
+          headers,
+          body: signed.body,
+          dispatcher: ctx.relay.agent,
+          signal: abort?.signal,
+          headersTimeout: input.stream ? ctx.relay.streamHeadersTimeoutMs : undefined,
+        });
   } catch (err) {
     run.req.log.warn({ err, channel: ch.id }, 'upstream request failed');
     if ((err as { code?: string }).code === 'UND_ERR_HEADERS_TIMEOUT') {
@@ -90,7 +115,7 @@ export async function attemptOnce(run: Run, ch: RuntimeChannel): Promise<Attempt
   const status = res.statusCode;
   ctx.relay.observer.upstreamAnswered({ channel: ch.id, status, ms: Date.now() - sentAt });
   if (status < 200 || status >= 300) {
-    const text = await res.body.text().catch(() => '');
+    const text = await readBody(res.body).then((b) => b.toString('utf8'), () => '');
     const ue = adapter.classifyError(mapStatus(status, ch.statusCodeMapping), status, text, res.headers);
     return failure(ue.status, ue.type, ue.code, clientSafeMessage(ue.message, status, ch.target.key), ue.retryable, ue);
   }
@@ -100,7 +125,7 @@ export async function attemptOnce(run: Run, ch: RuntimeChannel): Promise<Attempt
 
   let buf: Buffer;
   try {
-    buf = Buffer.from(await res.body.arrayBuffer());
+    buf = await readBody(res.body);
   } catch {
     return failure(500, 'new_api_error', 'read_response_body_failed', localError(run.lang, 500, 'RELAY_UPSTREAM_FAILED').message, true);
   }
@@ -113,15 +138,21 @@ export async function attemptOnce(run: Run, ch: RuntimeChannel): Promise<Attempt
       json = undefined;
     }
   }
+  if (json && adapter.followUp && !adapter.isErrorReply(call, json)) {
+    // The reply only started the work (an async task): the adapter polls until the final one.
+    json = await adapter.followUp(call, json, (url, h) => followUpGet(run, url, h));
+    buf = Buffer.from(JSON.stringify(json));
+  }
   if (json && adapter.isErrorReply(call, json)) {
     // A 200 that carries an error object (some OpenAI-compatible vendors): a failure, not a reply.
+    // The adapter's reading decides the status, retry and auto-disable (MiniMax's base_resp codes).
     const ue = adapter.classifyError(500, 500, buf.toString('utf8'));
-    return failure(500, ue.type, ue.code, ue.message, true, ue);
+    return failure(ue.status, ue.type, ue.code, ue.message, ue.retryable, ue);
   }
   const reply = json ? adapter.convertResponse(call, json, cx) : undefined;
   const usage = await bufferedUsage(input, json, buf, reply);
   if (reply?.body && !reply.usage) reply.withUsage?.(usage);
-  const charge = input.mode === 'images' ? imageQuota(run.price, input.image!) : usageQuota(run.price, usage);
+  const charge = input.image ? imageQuota(run.price, input.image) : usageQuota(run.price, usage);
   await settle(run, ch, usage, charge, -1000, Date.now() - sentAt);
   const out = reply?.body ? Buffer.from(JSON.stringify(reply.body)) : buf;
   // Written on the raw socket: fastify's send path (onSend hooks, serialiser checks) has nothing

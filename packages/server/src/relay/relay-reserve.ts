@@ -33,7 +33,8 @@ function completionBound(run: Run): number {
 /** Fixed costs known before the call: the amount, and no clamping is possible. */
 function fixedCost(run: Run): number | undefined {
   const { input, price } = run;
-  if (input.mode === 'images') return imageQuota(price, input.image!);
+  // Generations, edits and variations: per image (reference §5.3).
+  if (input.image) return imageQuota(price, input.image);
   if (input.mode === 'speech') return usageQuota(price, { ...emptyUsage(), promptTokens: codePoints(String(input.body?.input ?? '')) });
   if (price.modelPrice >= 0) return estimateQuota(price, 0, undefined, 0);
   if (input.mode === 'transcriptions' || input.mode === 'translations') return estimateQuota(price, 0, undefined, run.ctx.options.num('PreConsumedQuota'));

@@ -32,6 +32,8 @@ export interface Run {
   /** Set when the reservation was clamped: streams are metered against it. */
   meter?: Meter;
   used: number[];
+  /** Fields added to the consume log's `other` (a realtime response adds `ws: true`). */
+  logOther?: Record<string, unknown>;
 }
 
 export type Attempt = { ok: true } | { ok: false; error: RelayError; retryable: boolean; upstream?: UpstreamError };

@@ -1,17 +1,18 @@
 import { consumeLogOther, LogType } from '@modelgate/shared';
 import type { Usage } from './adapters/types.js';
-import type { LogValues } from '../ledger/ledger.js';
+import type { LogValues, SettleResult } from '../ledger/ledger.js';
 import { describePrice } from './billing/pricing.js';
 import type { RuntimeChannel } from './channel-cache.js';
 import type { Run } from './relay-run.js';
 import { countTokens } from './usage-limits.js';
 
 function otherInfo(run: Run, usage: Usage, frt: number, shortfall: number): string {
-  return JSON.stringify(consumeLogOther(run.price, usage, { frt, useChannel: run.used.map(String), shortfall }));
+  const other = consumeLogOther(run.price, usage, { frt, useChannel: run.used.map(String), shortfall });
+  return JSON.stringify(run.logOther ? { ...other, ...run.logOther } : other);
 }
 
-/** Charges `charge` and writes the consume log row (docs/relay-billing.md). */
-export async function settle(run: Run, ch: RuntimeChannel, usage: Usage, charge: number, frt: number, responseTimeMs: number): Promise<void> {
+/** Charges `charge` and writes the consume log row (docs/relay-billing.md); returns what the ledger charged. */
+export async function settle(run: Run, ch: RuntimeChannel, usage: Usage, charge: number, frt: number, responseTimeMs: number): Promise<SettleResult> {
   const { ctx, auth, input } = run;
   const useTime = Math.floor((Date.now() - run.startedAt) / 1000);
   const log = ctx.options.bool('LogConsumeEnabled')
@@ -59,4 +60,5 @@ export async function settle(run: Run, ch: RuntimeChannel, usage: Usage, charge:
     durationMs: Date.now() - run.startedAt,
     firstByteMs: frt,
   });
+  return settled;
 }

@@ -1,6 +1,6 @@
 import { dashscopePromptTokens, FAKE_DASHSCOPE_KEY, startFakeDashScope, type FakeDashScope } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addCaller, addChannel, anthropicClient, balances, consumeLogs, startRelayHarness, type RelayHarness, type TestCaller } from '../test-support/relay-fixtures.js';
+import { addCaller, addChannel, anthropicClient, balances, consumeLogs, priceModels, spentBy, startRelayHarness, type RelayHarness, type TestCaller } from '../test-support/relay-fixtures.js';
 
 /**
  * Alibaba Qwen / DashScope (17), native APIs: text-generation (JSON and SSE with
@@ -34,13 +34,7 @@ const lastBody = () => last().body as Record<string, unknown>;
 const charge = (prompt: number, completion: number, ratio: number, completionRatio: number) => Math.round((prompt + completion * completionRatio) * ratio);
 const GEN = '/api/v1/services/aigc/text-generation/generation';
 
-async function spent(c: TestCaller, fn: () => Promise<unknown>): Promise<number> {
-  const before = await balances(h, c);
-  await fn();
-  const after = await balances(h, c);
-  expect(before.remain - after.remain).toBe(before.quota - after.quota);
-  return before.quota - after.quota;
-}
+const spent = (c: TestCaller, fn: () => Promise<unknown>) => spentBy(h, c, fn);
 
 describe('Alibaba Qwen (DashScope native)', () => {
   it('chat: text-generation body with parameters, exact charge', async () => {
@@ -146,6 +140,7 @@ describe('DashScope keys and the console', () => {
 
   it('a revoked key is a channel error (InvalidApiKey), the channel is disabled; the test button works on a good one', async () => {
     await h.server.ctx.options.set('AutomaticDisableChannelEnabled', 'true');
+    await priceModels(h, ['qwen-turbo']);
     const badId = await addChannel(h.root, { type: 17, key: 'sk-revoked', base_url: ds.url, models: 'qwen-turbo' });
     const refused = await h.root.get(`/api/channel/test/${badId}`);
     expect(refused.body.success).toBe(false);

@@ -1,6 +1,6 @@
 import { baiduPromptTokens, FAKE_BAIDU_KEY, startFakeBaidu, type FakeBaidu } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addCaller, addChannel, anthropicClient, balances, consumeLogs, startRelayHarness, type RelayHarness, type TestCaller } from '../test-support/relay-fixtures.js';
+import { addCaller, addChannel, anthropicClient, balances, consumeLogs, spentBy, startRelayHarness, type RelayHarness, type TestCaller } from '../test-support/relay-fixtures.js';
 
 /**
  * Baidu ERNIE (15): the OAuth access token (cached per channel, one fetch in flight, refreshed once
@@ -34,13 +34,7 @@ const last = () => modelCalls().at(-1)!;
 const lastBody = () => last().body as Record<string, unknown>;
 const charge = (prompt: number, completion: number, ratio: number, completionRatio: number) => Math.round((prompt + completion * completionRatio) * ratio);
 
-async function spent(c: TestCaller, fn: () => Promise<unknown>): Promise<number> {
-  const before = await balances(h, c);
-  await fn();
-  const after = await balances(h, c);
-  expect(before.remain - after.remain).toBe(before.quota - after.quota);
-  return before.quota - after.quota;
-}
+const spent = (c: TestCaller, fn: () => Promise<unknown>) => spentBy(h, c, fn);
 
 describe('Baidu ERNIE', () => {
   it('chat: one token exchange, the model\'s endpoint, the ERNIE body, exact charge', async () => {

@@ -1,7 +1,7 @@
 import { expectedChatUsage, FAKE_CLOUDFLARE_ACCOUNT, startFakeCloudflare, type FakeCloudflare } from '@modelgate/testkit';
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addCaller, addChannel, balances, consumeLogs, startRelayHarness, type RelayHarness, type TestCaller } from '../test-support/relay-fixtures.js';
+import { addCaller, addChannel, balances, consumeLogs, spentBy, startRelayHarness, type RelayHarness, type TestCaller } from '../test-support/relay-fixtures.js';
 
 /** Cloudflare Workers AI (39) through its OpenAI-compatible endpoint: the `openai` SDK as caller, the Cloudflare fake, exact charges. */
 let h: RelayHarness;
@@ -22,13 +22,7 @@ afterAll(async () => {
   await h.close();
 });
 
-async function spent(c: TestCaller, fn: () => Promise<unknown>): Promise<number> {
-  const before = await balances(h, c);
-  await fn();
-  const after = await balances(h, c);
-  expect(before.remain - after.remain).toBe(before.quota - after.quota);
-  return before.quota - after.quota;
-}
+const spent = (c: TestCaller, fn: () => Promise<unknown>) => spentBy(h, c, fn);
 const last = () => cf.requests.at(-1)!;
 
 describe('Cloudflare Workers AI channel', () => {

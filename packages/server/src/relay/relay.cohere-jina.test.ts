@@ -1,7 +1,7 @@
 import { cohereChatInputTokens, FAKE_COHERE_TOOL_ARGS, jinaTokens, rankDocuments, startFakeCohere, startFakeJina, type FakeCohere, type FakeJina } from '@modelgate/testkit';
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addCaller, addChannel, anthropicClient, balances, consumeLogs, startRelayHarness, type RelayHarness, type TestCaller } from '../test-support/relay-fixtures.js';
+import { addCaller, addChannel, anthropicClient, balances, consumeLogs, priceModels, spentBy, startRelayHarness, type RelayHarness, type TestCaller } from '../test-support/relay-fixtures.js';
 import { countInput } from './billing/token-counter.js';
 
 /**
@@ -47,13 +47,7 @@ const chatCharge = (prompt: number, completion: number) => Math.round((prompt + 
 const lastCohere = () => cohere.requests.at(-1)!;
 const lastCohereBody = () => lastCohere().body as Record<string, unknown>;
 
-async function spent(c: TestCaller, fn: () => Promise<unknown>): Promise<number> {
-  const before = await balances(h, c);
-  await fn();
-  const after = await balances(h, c);
-  expect(before.remain - after.remain).toBe(before.quota - after.quota);
-  return before.quota - after.quota;
-}
+const spent = (c: TestCaller, fn: () => Promise<unknown>) => spentBy(h, c, fn);
 
 function rerank(c: TestCaller, body: Record<string, unknown>) {
   return fetch(`${h.server.url}/v1/rerank`, { method: 'POST', headers: { authorization: `Bearer sk-${c.key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -136,6 +130,7 @@ describe('Cohere channel', () => {
   });
 
   it('an invalid upstream key answers Cohere\'s message as an error and charges nothing', async () => {
+    await priceModels(h, ['command-r7b-12-2024']);
     const bad = await addChannel(h.root, { type: 34, key: 'co-wrong', base_url: cohere.url, models: 'command-r7b-12-2024' });
     const c = await addCaller(h);
     const err = (await c.client.chat.completions.create({ model: 'command-r7b-12-2024', messages }).catch((e: unknown) => e)) as { status: number; message: string };

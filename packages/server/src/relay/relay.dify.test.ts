@@ -1,7 +1,7 @@
 import { difyTokens, FAKE_DIFY_ANSWER, startFakeDify, type FakeDify } from '@modelgate/testkit';
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addCaller, addChannel, balances, consumeLogs, startRelayHarness, type RelayHarness, type TestCaller } from '../test-support/relay-fixtures.js';
+import { addCaller, addChannel, balances, consumeLogs, spentBy, startRelayHarness, type RelayHarness, type TestCaller } from '../test-support/relay-fixtures.js';
 
 /** Dify (37): an app's chat-messages API, blocking and streaming, with the `openai` SDK as caller and Dify's reported usage charged exactly. */
 let h: RelayHarness;
@@ -33,13 +33,7 @@ afterAll(async () => {
   await h.close();
 });
 
-async function spent(c: TestCaller, fn: () => Promise<unknown>): Promise<number> {
-  const before = await balances(h, c);
-  await fn();
-  const after = await balances(h, c);
-  expect(before.remain - after.remain).toBe(before.quota - after.quota);
-  return before.quota - after.quota;
-}
+const spent = (c: TestCaller, fn: () => Promise<unknown>) => spentBy(h, c, fn);
 const prompt = difyTokens(QUERY);
 const completion = difyTokens(FAKE_DIFY_ANSWER);
 

@@ -1,6 +1,6 @@
 import { startFakeOpenAI, type FakeOpenAI } from '@modelgate/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { addCaller, addChannel, balances, consumeLogs, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
+import { addCaller, addChannel, balances, consumeLogs, priceModels, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
 import { testDbKinds } from '../test-support/test-db.js';
 
 describe.each(testDbKinds())('relay failover on %s', (kind) => {
@@ -12,6 +12,7 @@ describe.each(testDbKinds())('relay failover on %s', (kind) => {
   beforeAll(async () => {
     h = await startRelayHarness({ kind });
     bad = await startFakeOpenAI();
+    await priceModels(h, ['alias-4', 'm-400', 'm-allfail', 'm-ban', 'm-ban-keep', 'm-echo', 'm-live', 'm-live2', 'm-map', 'm-pin', 'm-retry']);
   });
   afterAll(async () => {
     await bad.close();

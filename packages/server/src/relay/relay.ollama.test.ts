@@ -1,6 +1,6 @@
 import { ollamaEmbedding, ollamaEmbedTokens, startFakeOllama, type FakeOllama } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addCaller, addChannel, balances, consumeLogs, startRelayHarness, type RelayHarness, type TestCaller } from '../test-support/relay-fixtures.js';
+import { addCaller, addChannel, balances, consumeLogs, spentBy, startRelayHarness, type RelayHarness, type TestCaller } from '../test-support/relay-fixtures.js';
 
 /** Ollama (4): native `/api/embed` for OpenAI embeddings callers, `/api/tags` for "fetch models"; chat on its OpenAI-compatible surface. */
 let h: RelayHarness;
@@ -19,13 +19,7 @@ afterAll(async () => {
   await h.close();
 });
 
-async function spent(c: TestCaller, fn: () => Promise<unknown>): Promise<number> {
-  const before = await balances(h, c);
-  await fn();
-  const after = await balances(h, c);
-  expect(before.remain - after.remain).toBe(before.quota - after.quota);
-  return before.quota - after.quota;
-}
+const spent = (c: TestCaller, fn: () => Promise<unknown>) => spentBy(h, c, fn);
 const last = () => ollama.requests.at(-1)!;
 
 describe('Ollama channel', () => {

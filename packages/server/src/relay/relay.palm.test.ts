@@ -1,7 +1,7 @@
 import { FAKE_PALM_REPLY, startFakePalm, type FakePalm } from '@modelgate/testkit';
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addCaller, addChannel, balances, consumeLogs, startRelayHarness, type RelayHarness, type TestCaller } from '../test-support/relay-fixtures.js';
+import { addCaller, addChannel, balances, consumeLogs, spentBy, startRelayHarness, type RelayHarness, type TestCaller } from '../test-support/relay-fixtures.js';
 
 /** Google PaLM 2 (11) through `generateMessage`: the `openai` SDK as caller, the PaLM fake, usage counted locally and charged exactly. */
 let h: RelayHarness;
@@ -18,7 +18,7 @@ const messages = [
 beforeAll(async () => {
   h = await startRelayHarness();
   palm = await startFakePalm({ apiKeys: [KEY] });
-  await h.server.ctx.options.set('ModelRatio', JSON.stringify({ [MODEL]: 2 }));
+  await h.server.ctx.options.set('ModelRatio', JSON.stringify({ [MODEL]: 2, 'chat-bison-001-bad': 2, 'chat-bison-blocked': 2 }));
   await h.server.ctx.options.set('CompletionRatio', JSON.stringify({ [MODEL]: 3 }));
   await addChannel(h.root, { type: 11, key: KEY, base_url: palm.url, models: MODEL });
 });
@@ -27,13 +27,7 @@ afterAll(async () => {
   await h.close();
 });
 
-async function spent(c: TestCaller, fn: () => Promise<unknown>): Promise<number> {
-  const before = await balances(h, c);
-  await fn();
-  const after = await balances(h, c);
-  expect(before.remain - after.remain).toBe(before.quota - after.quota);
-  return before.quota - after.quota;
-}
+const spent = (c: TestCaller, fn: () => Promise<unknown>) => spentBy(h, c, fn);
 const last = () => palm.requests.at(-1)!;
 const expectedBody = {
   prompt: {

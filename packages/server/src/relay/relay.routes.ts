@@ -13,10 +13,11 @@ import { RelayError, localError } from './relay-error.js';
 import { errorJson, routeFormat } from './relay-reply.js';
 import { nativeRelayRoutes } from './relay-native.routes.js';
 import { relay } from './relay.service.js';
+import { installRealtimeUpgrade, realtimeRoutes } from './realtime/realtime.routes.js';
 import { requestAuth, type RelayAuth } from './token-auth.js';
 
-/** Multipart uploads (audio files) get the larger limit; every other relay route takes JSON. */
-const UPLOAD_MODES: ReadonlySet<RelayMode> = new Set(['transcriptions', 'translations']);
+/** Multipart uploads (audio and image files) get the larger limit; every other relay route takes JSON. */
+const UPLOAD_MODES: ReadonlySet<RelayMode> = new Set(['transcriptions', 'translations', 'image-edits', 'image-variations']);
 
 const ROUTES: Array<[string, RelayMode]> = [
   ['/v1/chat/completions', 'chat'],
@@ -24,6 +25,8 @@ const ROUTES: Array<[string, RelayMode]> = [
   ['/v1/embeddings', 'embeddings'],
   ['/v1/moderations', 'moderations'],
   ['/v1/images/generations', 'images'],
+  ['/v1/images/edits', 'image-edits'],
+  ['/v1/images/variations', 'image-variations'],
   ['/v1/audio/speech', 'speech'],
   ['/v1/audio/transcriptions', 'transcriptions'],
   ['/v1/audio/translations', 'translations'],
@@ -31,8 +34,6 @@ const ROUTES: Array<[string, RelayMode]> = [
 ];
 
 const NOT_IMPLEMENTED: Array<[method: 'GET' | 'POST' | 'DELETE', path: string]> = [
-  ['POST', '/v1/images/edits'],
-  ['POST', '/v1/images/variations'],
   ['GET', '/v1/files'],
   ['POST', '/v1/files'],
   ['GET', '/v1/files/*'],
@@ -88,6 +89,7 @@ async function availableModels(ctx: RelayContext, auth: RelayAuth): Promise<stri
 export async function relayRoutes(app: FastifyInstance, ctx: RelayContext): Promise<void> {
   // Local token counting runs in a worker pool shared by the process; the last app to close stops it.
   retainTokenCounter();
+  installRealtimeUpgrade(app);
   app.addHook('onClose', () => releaseTokenCounter());
   const limits = ctx.config.bodyLimits;
   await app.register(async (scope) => {
@@ -130,6 +132,7 @@ export async function relayRoutes(app: FastifyInstance, ctx: RelayContext): Prom
       withToken(ctx, req, reply, (auth) => countMessagesTokens(req, auth)),
     );
     nativeRelayRoutes(scope, ctx);
+    realtimeRoutes(scope, ctx);
 
     for (const [method, path] of NOT_IMPLEMENTED) {
       scope.route({

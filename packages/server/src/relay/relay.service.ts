@@ -1,7 +1,7 @@
-import { langFromHeader } from '@modelgate/shared';
+import { langFromHeader, serverMessage, type Lang } from '@modelgate/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RelayContext } from './relay-context.js';
-import { priceFor, type PricingTables } from './billing/pricing.js';
+import { priceFor, type Price, type PricingTables } from './billing/pricing.js';
 import type { RuntimeChannel } from './channel-cache.js';
 import { attemptOnce } from './relay-attempt.js';
 import { tracedAttempt } from './relay-tracing.js';
@@ -10,6 +10,7 @@ import { sendError } from './relay-reply.js';
 import type { Attempt, Run } from './relay-run.js';
 import { reserve } from './relay-reserve.js';
 import { parseRelayInput, type RelayRoute } from './request-parse.js';
+import { sensitiveHits } from './sensitive/sensitive-filter.js';
 import { assertModelAllowed, requestAuth } from './token-auth.js';
 
 export function pricingTables(ctx: Pick<RelayContext, 'options'>): PricingTables {
@@ -21,6 +22,15 @@ export function pricingTables(ctx: Pick<RelayContext, 'options'>): PricingTables
     groupRatio: o.json<Record<string, number>>('GroupRatio', {}),
     quotaPerUnit: o.num('QuotaPerUnit'),
   };
+}
+
+/**
+ * A model with neither a ModelPrice nor a ModelRatio entry is refused (naming it) unless the
+ * operator chose AllowUnpricedModels; the reference billed it at ratio 30 without a word.
+ */
+export function assertPriced(ctx: Pick<RelayContext, 'options'>, price: Price, lang: Lang): void {
+  if (price.modelPrice >= 0 || price.ratioFound || ctx.options.bool('AllowUnpricedModels')) return;
+  throw new RelayError(400, 'new_api_error', 'model_price_error', serverMessage('RELAY_MODEL_UNPRICED', lang).replace('{model}', price.model));
 }
 
 /** Entry point of every relay route; `route` says the operation and the caller's wire format. */
@@ -37,7 +47,11 @@ export async function relay(ctx: RelayContext, req: FastifyRequest, reply: Fasti
     await ctx.relay.channels.ensure();
     const first = auth.pinned ?? ctx.relay.channels.select(auth.group, input.model, new Set());
     if (!first) throw localError(lang, 503, 'RELAY_NO_CHANNEL', { errorCode: 'model_not_found', detail: `${auth.group} / ${input.model}` });
+    const hits = sensitiveHits(ctx.options, input);
+    // Before any price, reservation or upstream call: a refused prompt costs nothing.
+    if (hits.length) throw new RelayError(400, 'new_api_error', 'sensitive_words_detected', serverMessage('RELAY_SENSITIVE_WORDS', lang).replace('{words}', hits.join(',')));
     const price = priceFor(input.model, auth.group, pricingTables(ctx));
+    assertPriced(ctx, price, lang);
     const run: Run = { ctx, req, reply, lang, requestId, startedAt: Date.now(), auth, input, price, reserved: 0, used: [] };
     await reserve(run);
     await attemptLoop(run, first);

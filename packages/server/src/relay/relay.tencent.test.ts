@@ -1,6 +1,6 @@
 import { FAKE_TENCENT_KEY, hunyuanPromptTokens, startFakeHunyuan, type FakeHunyuan } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addCaller, addChannel, anthropicClient, balances, consumeLogs, startRelayHarness, type RelayHarness, type TestCaller } from '../test-support/relay-fixtures.js';
+import { addCaller, addChannel, anthropicClient, balances, consumeLogs, spentBy, startRelayHarness, type RelayHarness, type TestCaller } from '../test-support/relay-fixtures.js';
 
 /**
  * Tencent Hunyuan (23): TC3-signed ChatCompletions through the Hunyuan fake (which recomputes the
@@ -30,13 +30,7 @@ const last = () => hy.requests.at(-1)!;
 const lastBody = () => last().body as Record<string, unknown>;
 const charge = (prompt: number, completion: number) => Math.round((prompt + completion * 3) * 2);
 
-async function spent(c: TestCaller, fn: () => Promise<unknown>): Promise<number> {
-  const before = await balances(h, c);
-  await fn();
-  const after = await balances(h, c);
-  expect(before.remain - after.remain).toBe(before.quota - after.quota);
-  return before.quota - after.quota;
-}
+const spent = (c: TestCaller, fn: () => Promise<unknown>) => spentBy(h, c, fn);
 
 describe('Tencent Hunyuan', () => {
   it('chat: signed TC3 over the final body, the Hunyuan body, exact charge', async () => {

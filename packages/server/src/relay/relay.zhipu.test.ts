@@ -1,6 +1,6 @@
 import { FAKE_ZHIPU_KEY, FAKE_ZHIPU_TOOL_ARGS, startFakeZhipu, zhipuPromptTokens, type FakeZhipu } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addCaller, addChannel, anthropicClient, balances, consumeLogs, startRelayHarness, type RelayHarness, type TestCaller } from '../test-support/relay-fixtures.js';
+import { addCaller, addChannel, anthropicClient, balances, consumeLogs, spentBy, startRelayHarness, type RelayHarness, type TestCaller } from '../test-support/relay-fixtures.js';
 
 /**
  * Zhipu v4 / GLM-4 (26) and v3 / ChatGLM (16): the official SDK as caller, the Zhipu fake verifying
@@ -39,13 +39,7 @@ const last = () => zhipu.requests.at(-1)!;
 const lastBody = () => last().body as Record<string, unknown>;
 const charge = (prompt: number, completion: number, ratio: number, completionRatio: number) => Math.round((prompt + completion * completionRatio) * ratio);
 
-async function spent(c: TestCaller, fn: () => Promise<unknown>): Promise<number> {
-  const before = await balances(h, c);
-  await fn();
-  const after = await balances(h, c);
-  expect(before.remain - after.remain).toBe(before.quota - after.quota);
-  return before.quota - after.quota;
-}
+const spent = (c: TestCaller, fn: () => Promise<unknown>) => spentBy(h, c, fn);
 
 describe('Zhipu v4 (GLM-4)', () => {
   it('chat: JWT with the vendor header, body reduced to the documented fields, exact charge', async () => {

@@ -51,3 +51,10 @@ export function credentialsDead(err: Pick<WireError, 'status' | 'code' | 'type'>
   if (DISABLE_TYPES.has(err.type)) return true;
   return false;
 }
+
+/** A whole reply body (an undici body or a transport's), read once. */
+export async function readBody(body: AsyncIterable<Buffer | Uint8Array>): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const c of body) parts.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
+  return Buffer.concat(parts);
+}

@@ -74,7 +74,12 @@ export async function bufferedUsage(input: RelayInput, json: Record<string, unkn
     case 'speech':
       return { ...emptyUsage(), promptTokens: codePoints(String(input.body?.input ?? '')) };
     case 'images':
+    case 'image-edits':
+    case 'image-variations':
       return { ...emptyUsage(), promptTokens: input.image?.n ?? 1 };
+    case 'realtime':
+      // Realtime sessions bill each `response.done` usage themselves (relay/realtime/); nothing is buffered.
+      return emptyUsage();
   }
 }
 

@@ -3,6 +3,7 @@ import { GoogleGenAI } from '@google/genai';
 import { TokenStatus } from '@modelgate/shared';
 import { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIOptions } from '@modelgate/testkit';
 import OpenAI from 'openai';
+import { expect } from 'vitest';
 import type { SqlKind } from '../config/config.js';
 import type { Logger } from '../log/logger.js';
 import { randomAlnum } from '../modules/users/password.js';
@@ -30,6 +31,16 @@ export async function startRelayHarness(opts: { kind?: SqlKind; env?: Record<str
       await server.close();
     },
   };
+}
+
+/**
+ * Gives a test's made-up model names a ratio on top of the current table: the relay refuses a
+ * model with no price (relay.service.ts `assertPriced`).
+ */
+export async function priceModels(h: Pick<RelayHarness, 'server'>, models: readonly string[], ratio = 1): Promise<void> {
+  const table = h.server.ctx.options.json<Record<string, number>>('ModelRatio', {});
+  for (const m of models) table[m] = ratio;
+  await h.server.ctx.options.set('ModelRatio', JSON.stringify(table));
 }
 
 /** Creates a channel through the console API and returns its id. */
@@ -85,6 +96,15 @@ export async function balances(h: RelayHarness, c: Pick<TestCaller, 'userId' | '
   const u = await db.selectFrom('users').select(['quota', 'used_quota', 'request_count']).where('id', '=', c.userId).executeTakeFirstOrThrow();
   const t = await db.selectFrom('tokens').select(['remain_quota', 'used_quota']).where('id', '=', c.tokenId).executeTakeFirstOrThrow();
   return { quota: Number(u.quota), userUsed: Number(u.used_quota), requests: Number(u.request_count), remain: Number(t.remain_quota), tokenUsed: Number(t.used_quota) };
+}
+
+/** What `fn` cost the caller: the user's quota drop, checked equal to the token's. */
+export async function spentBy(h: RelayHarness, c: TestCaller, fn: () => Promise<unknown>): Promise<number> {
+  const before = await balances(h, c);
+  await fn();
+  const after = await balances(h, c);
+  expect(before.remain - after.remain).toBe(before.quota - after.quota);
+  return before.quota - after.quota;
 }
 
 export async function consumeLogs(h: RelayHarness, userId: number) {

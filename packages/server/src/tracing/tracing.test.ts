@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../log/logger.js';
-import { addCaller, addChannel, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
+import { addCaller, addChannel, priceModels, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
 import { startTracing, type Tracing } from './tracing.js';
 
 interface OtlpValue {
@@ -52,6 +52,7 @@ describe('tracing over OTLP', () => {
     collector = await startCollector();
     tracing = await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: `${collector.url}/` }, { version: 'v-test', nodeId: 'trace-node' }, createLogger('silent'));
     h = await startRelayHarness();
+    await priceModels(h, ['m-traced']);
     failing = await startFakeOpenAI();
     failing.setFault({ status: 500 });
   });

@@ -8,6 +8,7 @@
 import type { z } from 'zod';
 import { authRoutes } from './auth.js';
 import { channelRoutes } from './channels.js';
+import { dataRoutes } from './data.js';
 import { groupRoutes } from './groups.js';
 import { ledgerRoutes } from './ledger.js';
 import { logRoutes } from './logs.js';
@@ -25,6 +26,7 @@ import { userRoutes } from './users.js';
 export * from './auth.js';
 export * from './channels.js';
 export * from './contract.js';
+export * from './data.js';
 export * from './envelope.js';
 export * from './fields.js';
 export * from './groups.js';
@@ -51,6 +53,7 @@ export const apiRoutes = {
   ...channelRoutes,
   ...groupRoutes,
   ...logRoutes,
+  ...dataRoutes,
   ...optionRoutes,
   ...pricingRoutes,
   ...redemptionRoutes,

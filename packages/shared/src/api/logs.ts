@@ -53,6 +53,25 @@ export const logRoutes = resource('logs', {
   'GET /api/log/stat': { auth: 'admin', summary: 'Quota over the filter; rpm and tpm over the last 60 s', querystring: logFilter, response: apiResponse(logStat) },
   'GET /api/log/self': { auth: 'user', summary: 'Own usage log, paged', querystring: pageQuery.extend(selfLogFilter.shape), response: apiResponse(paged(logEntry)) },
   'GET /api/log/self/stat': { auth: 'user', summary: 'Own quota, rpm and tpm', querystring: selfLogFilter, response: apiResponse(logStat) },
+  'GET /api/log/search': {
+    auth: 'admin',
+    summary: 'The newest 100 rows whose type is the keyword, or whose content, model, token or username starts with it',
+    querystring: z.object({ keyword: queryText }),
+    response: apiResponse(z.array(logEntry)),
+  },
+  'GET /api/log/self/search': {
+    auth: 'user',
+    summary: 'Own newest 100 rows whose type is the keyword, or whose content, model or token starts with it',
+    querystring: z.object({ keyword: queryText }),
+    response: apiResponse(z.array(logEntry)),
+  },
+  'GET /api/log/token': {
+    auth: 'public',
+    summary: 'Usage of one API key, newest first (the key is the credential; CORS open, rate-limited)',
+    querystring: z.object({ key: queryText }),
+    response: apiResponse(z.array(logEntry)),
+  },
+  'OPTIONS /api/log/token': { auth: 'public', summary: 'CORS preflight for usage pages on other sites', responses: { 204: z.null().meta({ description: 'No content' }) } },
   'DELETE /api/log/': {
     auth: 'admin',
     summary: 'Delete log rows older than a Unix time; answers the count',

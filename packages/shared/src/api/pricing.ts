@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { resource } from './contract.js';
-import { apiFailure, okMessage } from './envelope.js';
+import { apiFailure, apiResponse, okMessage } from './envelope.js';
 
 /** One model of the pricing page (console-api.md G8): `enable_groups` on every model. */
 export const modelPricing = z
@@ -32,4 +32,9 @@ export type PricingResponse = z.infer<typeof pricingResponse>;
 
 export const pricingRoutes = resource('pricing', {
   'GET /api/pricing': { auth: 'public', summary: 'Model prices and the caller’s usable groups', response: pricingResponse },
+  'GET /api/channel/models_enabled': {
+    auth: 'admin',
+    summary: 'Every model some enabled channel serves (the ratio editor lists those without a price)',
+    response: apiResponse(z.array(z.string())),
+  },
 });

@@ -32,6 +32,17 @@ export const imageBody = z.looseObject({
   quality: z.string().optional(),
 });
 export const speechBody = z.looseObject({ model: z.string(), input: z.string(), voice: z.string().optional() });
+/** `/v1/images/edits` (and, without prompt and mask, `/variations`): OpenAI's multipart form. */
+export const imageUploadBody = z.object({
+  image: z.string().meta({ format: 'binary', description: 'The image (several as `image[]` for gpt-image-1 edits)' }),
+  mask: z.string().meta({ format: 'binary' }).optional(),
+  prompt: z.string().optional(),
+  model: z.string().optional(),
+  n: z.string().optional(),
+  size: z.string().optional(),
+  response_format: z.string().optional(),
+  user: z.string().optional(),
+});
 export const audioUploadBody = z.object({ file: z.string().meta({ format: 'binary' }), model: z.string(), response_format: z.string().optional() });
 
 const usage = z.looseObject({ prompt_tokens: z.number().int(), completion_tokens: z.number().int().optional(), total_tokens: z.number().int() });
@@ -167,6 +178,17 @@ export const relayRoutes = resource('relay', {
   'POST /v1/moderations': relayCall('Moderation', moderationBody, moderation),
   'POST /v1/rerank': relayCall('Rerank documents against a query (Jina/Cohere shape; Jina, Cohere and SiliconCloud channels)', rerankBody, rerank),
   'POST /v1/images/generations': relayCall('Image generation', imageBody, images),
+  'POST /v1/images/edits': relayCall('Image edit (multipart: image, mask, prompt); billed per image like generations', imageUploadBody, images, { consumes: ['multipart/form-data'] }),
+  'POST /v1/images/variations': relayCall('Image variation (multipart: image); billed per image like generations', imageUploadBody.omit({ prompt: true, mask: true }), images, {
+    consumes: ['multipart/form-data'],
+  }),
+  'GET /v1/realtime': {
+    auth: 'token',
+    summary:
+      'Realtime API WebSocket (upgrade; `?model=`): frames relayed to an OpenAI or Azure channel, each `response.done` usage billed. The token may also come as the `openai-insecure-api-key.<token>` subprotocol',
+    querystring: z.looseObject({ model: z.string() }),
+    responses: errors,
+  },
   'POST /v1/audio/speech': relayCall('Text to speech (answers audio bytes)', speechBody, z.string().meta({ format: 'binary' })),
   'POST /v1/audio/transcriptions': relayCall('Speech to text', audioUploadBody, transcription, { consumes: ['multipart/form-data'] }),
   'POST /v1/audio/translations': relayCall('Speech to English text', audioUploadBody, transcription, { consumes: ['multipart/form-data'] }),
@@ -211,8 +233,6 @@ export const relayRoutes = resource('relay', {
   },
   'GET /v1/models': { auth: 'token', summary: 'Models the token may call', response: modelList, responses: errors },
   'GET /v1/models/:model': { auth: 'token', summary: 'One model', params: z.object({ model: z.string() }), response: modelObject, responses: errors },
-  'POST /v1/images/edits': notImplemented('Not implemented'),
-  'POST /v1/images/variations': notImplemented('Not implemented'),
   'GET /v1/files': notImplemented('Not implemented'),
   'POST /v1/files': notImplemented('Not implemented'),
   'GET /v1/files/*': notImplemented('Not implemented'),

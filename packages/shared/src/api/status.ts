@@ -56,6 +56,11 @@ const content = z.string();
 
 export const statusRoutes = resource('status', {
   'GET /api/status': { auth: 'public', summary: 'Public site status (copied into the console’s localStorage)', response: apiResponse(siteStatus) },
+  'GET /api/status/test': {
+    auth: 'admin',
+    summary: 'Checks the database answers; data is the round trip in milliseconds',
+    response: apiResponse(z.object({ database_ms: z.number() })),
+  },
   'GET /api/notice': { auth: 'public', summary: 'The notice (markdown)', response: apiResponse(content) },
   'GET /api/about': { auth: 'public', summary: 'The about page (markdown or an https URL)', response: apiResponse(content) },
   'GET /api/openapi.json': {

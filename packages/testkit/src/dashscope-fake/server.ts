@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody, serveFake, type ListeningFake } from '../http-fake.js';
 import { fakeEmbedding, words } from '../rerank-scores.js';
+import { CompatibleError, compatibleChat, compatibleEmbeddings } from './compatible.js';
+import { ImageTasks, TaskError } from './tasks.js';
 
 export const FAKE_QWEN_WORDS = ['Hello', 'from', 'the', 'fake', 'Qwen', 'model', 'at', 'your', 'service', 'today'];
 /** What the fake answers when the request enabled web search. */
@@ -27,6 +29,8 @@ export interface FakeDashScopeFault {
 export interface FakeDashScope extends ListeningFake {
   requests: DashScopeRecordedRequest[];
   setFault(f: FakeDashScopeFault | null): void;
+  /** Image tasks finish on this poll (earlier polls answer RUNNING); default 2. */
+  setTaskPolls(n: number): void;
 }
 
 class DashScopeError extends Error {
@@ -56,7 +60,8 @@ export function dashscopePromptTokens(body: Record<string, unknown>): number {
  * A fake DashScope on loopback (reference §2): text-generation
  * (`/api/v1/services/aigc/text-generation/generation`; SSE only with `X-DashScope-SSE: enable`,
  * frames `id:/event:result/:HTTP_STATUS/200/data:` with `finish_reason:"null"` until the end and a
- * cumulative usage, whole text per frame unless `incremental_output`) and text-embedding. Bearer
+ * cumulative usage, whole text per frame unless `incremental_output`), text-embedding, the async
+ * text2image task (tasks.ts) and the OpenAI-compatible mode under `/compatible-mode/v1` (compatible.ts). Bearer
  * keys checked; errors `{code, message, request_id}` with a 4xx, or `event:error` in a stream.
  */
 export async function startFakeDashScope(opts: { port?: number; host?: string; apiKeys?: string[] } = {}): Promise<FakeDashScope> {
@@ -64,6 +69,8 @@ export async function startFakeDashScope(opts: { port?: number; host?: string; a
   const keys = opts.apiKeys ?? [FAKE_DASHSCOPE_KEY];
   let fault: FakeDashScopeFault | null = null;
   let faultUses = 0;
+  let origin = '';
+  const tasks = new ImageTasks(() => origin);
 
   function chat(req: IncomingMessage, res: ServerResponse, body: Record<string, unknown>, f: FakeDashScopeFault | undefined): void {
     if (!CHAT_MODELS.has(String(body.model))) throw new DashScopeError(400, 'InvalidParameter', 'Model not exist.');
@@ -123,7 +130,12 @@ export async function startFakeDashScope(opts: { port?: number; host?: string; a
     requests.push(record);
     try {
       const auth = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''));
-      if (!auth || !keys.includes(auth[1]!)) throw new DashScopeError(401, 'InvalidApiKey', 'Invalid API-key provided.');
+      if (!auth || !keys.includes(auth[1]!)) {
+        if (path.startsWith('/compatible-mode/')) throw new CompatibleError(401, 'invalid_api_key', 'Incorrect API key provided. ');
+        throw new DashScopeError(401, 'InvalidApiKey', 'Invalid API-key provided.');
+      }
+      const taskPoll = /^\/api\/v1\/tasks\/([^/]+)$/.exec(path);
+      if (req.method === 'GET' && taskPoll) return tasks.poll(res, decodeURIComponent(taskPoll[1]!));
       if (!isRecord(body)) throw bad('The request body is not a JSON object.');
       let f: FakeDashScopeFault | undefined;
       if (fault && (fault.times === undefined || faultUses < fault.times)) {
@@ -133,9 +145,18 @@ export async function startFakeDashScope(opts: { port?: number; host?: string; a
       }
       if (req.method === 'POST' && path === '/api/v1/services/aigc/text-generation/generation') return chat(req, res, body, f);
       if (req.method === 'POST' && path === '/api/v1/services/embeddings/text-embedding/text-embedding') return embed(res, body);
+      if (req.method === 'POST' && path === '/api/v1/services/aigc/text2image/image-synthesis') return tasks.submit(req, res, body);
+      if (req.method === 'POST' && path === '/compatible-mode/v1/chat/completions') return compatibleChat(res, body, FAKE_QWEN_WORDS.slice(0, 5), CHAT_MODELS);
+      if (req.method === 'POST' && path === '/compatible-mode/v1/embeddings') return compatibleEmbeddings(res, body, EMBED_MODELS);
       throw new DashScopeError(404, 'NotFound', `Not found: ${path}`);
     } catch (err) {
-      if (!(err instanceof DashScopeError)) throw err;
+      if (err instanceof CompatibleError) {
+        record.rejected = { status: err.status, code: err.code, message: err.message };
+        res.writeHead(err.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(err.body()));
+        return;
+      }
+      if (!(err instanceof DashScopeError) && !(err instanceof TaskError)) throw err;
       record.rejected = { status: err.status, code: err.code, message: err.message };
       res.writeHead(err.status, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ code: err.code, message: err.message, request_id: randomUUID() }));
@@ -146,9 +167,13 @@ export async function startFakeDashScope(opts: { port?: number; host?: string; a
     res.writeHead(500, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ code: 'InternalError', message: `Fake upstream bug: ${String(err)}`, request_id: randomUUID() }));
   });
+  origin = listening.url;
   return {
     ...listening,
     requests,
+    setTaskPolls: (n) => {
+      tasks.pollsToFinish = n;
+    },
     setFault: (f) => {
       fault = f;
       faultUses = 0;

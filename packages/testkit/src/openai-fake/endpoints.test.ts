@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeSpeechLength, fakeTranscript } from './audio.js';
@@ -96,7 +97,8 @@ describe('audio', () => {
     expect(result.text).toBe(fakeTranscript(2345, 'transcribe'));
     const recorded = fake.requests[0];
     expect(recorded.fields).toMatchObject({ model: 'whisper-1' });
-    expect(recorded.files).toEqual([{ field: 'file', filename: 'speech.mp3', contentType: 'audio/mpeg', size: 2345 }]);
+    const sha256 = createHash('sha256').update(audio).digest('hex');
+    expect(recorded.files).toEqual([{ field: 'file', filename: 'speech.mp3', contentType: 'audio/mpeg', size: 2345, sha256 }]);
     expect(recorded.rawBodyLength).toBeGreaterThan(2345);
   });
 

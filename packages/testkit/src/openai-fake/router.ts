@@ -4,6 +4,7 @@ import { handleChatCompletions } from './chat.js';
 import { handleCompletions } from './completions.js';
 import type { RequestContext } from './context.js';
 import { handleEmbeddings } from './embeddings.js';
+import { handleImageEdits, handleImageVariations } from './image-uploads.js';
 import { handleFakeFile, handleImageGenerations } from './images.js';
 import { handleGetModel, handleListModels } from './models.js';
 import { handleModerations } from './moderations.js';
@@ -22,6 +23,8 @@ const POST_ROUTES: Record<string, (ctx: RequestContext) => Promise<void>> = {
   '/v1/completions': handleCompletions,
   '/v1/embeddings': handleEmbeddings,
   '/v1/images/generations': handleImageGenerations,
+  '/v1/images/edits': handleImageEdits,
+  '/v1/images/variations': handleImageVariations,
   '/v1/audio/speech': handleSpeech,
   '/v1/audio/transcriptions': handleTranscriptions,
   '/v1/audio/translations': handleTranslations,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { DEFAULT_BALANCE } from './billing.js';
@@ -19,6 +20,24 @@ const INVALID_JSON_MESSAGE =
   "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)";
 const NO_KEY_MESSAGE =
   "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).";
+
+const AZURE_PATH = /^\/openai\/deployments\/[^/]+\/(.+)$/u;
+const AZURE_KEY_MESSAGE =
+  'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.';
+
+/** Azure's own refusals (`{"error":{"code","message"}}`): no api-version → 404, a wrong `api-key` → 401. True when one was sent. */
+function azureRefusal(ctx: RequestContext, query: URLSearchParams, keys: string[] | undefined): boolean {
+  const send = (status: number, message: string): true => {
+    const body = JSON.stringify({ error: { code: String(status), message } });
+    ctx.res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+    ctx.res.end(body);
+    return true;
+  };
+  if (!query.get('api-version')) return send(404, 'Resource not found');
+  const key = ctx.req.headers['api-key'];
+  if (keys && (typeof key !== 'string' || !keys.includes(key))) return send(401, AZURE_KEY_MESSAGE);
+  return false;
+}
 
 /** Masks a key the way OpenAI echoes it in errors: first 3 and last 4 characters kept. */
 function maskKey(key: string): string {
@@ -98,7 +117,9 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
   async function handle(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://fake.invalid');
     const method = req.method ?? 'GET';
-    const route = canonicalRoute(url.pathname);
+    // Azure OpenAI's deployment paths (`/openai/deployments/{name}/…?api-version=`) serve the same operations.
+    const azure = AZURE_PATH.exec(url.pathname);
+    const route = azure ? `/v1/${azure[1]}` : canonicalRoute(url.pathname);
     const raw = await readBody(req);
     const ctx: RequestContext = { req, res, method, route, query: url.searchParams, body: undefined, bodyInvalid: false, state, signal };
     if (raw === undefined) {
@@ -118,7 +139,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
       body: ctx.body,
       rawBodyLength: raw.length,
       receivedAt: Date.now(),
-      ...(ctx.multipart ? { fields: ctx.multipart.fields, files: ctx.multipart.files.map(({ data, ...f }) => ({ ...f, size: data.length })) } : {}),
+      ...(ctx.multipart ? { fields: ctx.multipart.fields, files: ctx.multipart.files.map(({ data, ...f }) => ({ ...f, size: data.length, sha256: createHash('sha256').update(data).digest('hex') })) } : {}),
     };
     requests.push(record);
     if (requests.length > maxRecorded) requests.shift();
@@ -131,7 +152,9 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
     if (!match) {
       throw new RequestError(404, { message: `Invalid URL (${method} ${url.pathname})`, type: 'invalid_request_error', param: null, code: null });
     }
-    if (opts.apiKeys && !match.public) checkAuth(req.headers.authorization, opts.apiKeys);
+    if (azure) {
+      if (azureRefusal(ctx, url.searchParams, opts.apiKeys)) return;
+    } else if (opts.apiKeys && !match.public) checkAuth(req.headers.authorization, opts.apiKeys);
     if (ctx.bodyInvalid) throw invalidRequest(INVALID_JSON_MESSAGE);
 
     const model = match.pathModel ?? requestModel(ctx);

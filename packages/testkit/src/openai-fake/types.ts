@@ -110,6 +110,8 @@ export interface RecordedFile {
   filename: string;
   contentType: string;
   size: number;
+  /** Hex SHA-256 of the part's bytes: tests compare it with what the client sent. */
+  sha256: string;
 }
 
 export interface RecordedRequest {

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_STATUS, fail, mockApi, ok, status } from '../test/mock-api';
+import { noticeHash } from '../features/home/components/notice-modal';
 import { PLAIN_USER, renderApp, ROOT_USER } from '../test/render';
 
 const emptyTokens = { 'GET /api/token/': () => ok([]) };
@@ -85,6 +86,13 @@ describe('footer', () => {
     expect(container.querySelector('.mg-footer img')?.getAttribute('onerror')).toBeNull();
   });
 
+  it('renders a Markdown footer with the shared renderer', async () => {
+    mockApi({ 'GET /api/status': () => ok({ ...DEFAULT_STATUS, footer_html: '**Gate** by [us](https://example.com)' }) });
+    const { container } = renderApp('/about');
+    await waitFor(() => expect(container.querySelector('.mg-footer strong')?.textContent).toBe('Gate'));
+    expect(container.querySelector('.mg-footer a')?.getAttribute('href')).toBe('https://example.com');
+  });
+
   it('falls back to the credit line with the version', async () => {
     mockApi({});
     renderApp('/about');
@@ -103,7 +111,31 @@ describe('home', () => {
     await waitFor(() => expect(container.querySelector('iframe')?.getAttribute('src')).toBe('https://example.com/welcome'));
     // The footer button (the corner × shares its accessible name).
     screen.getAllByRole('button', { name: '关闭' }).at(-1)!.click();
-    await waitFor(() => expect(localStorage.getItem('notice')).toBe('**Maintenance** tonight'));
+    await waitFor(() => expect(localStorage.getItem('notice_seen')).toBe(noticeHash('**Maintenance** tonight')));
+  });
+
+  it('shows a dismissed notice again only once it changes', async () => {
+    localStorage.setItem('notice_seen', noticeHash('old news'));
+    const seen = mockApi({ 'GET /api/notice': () => ok('old news') });
+    const first = renderApp('/');
+    expect(await screen.findByText('系统状况')).toBeTruthy();
+    await waitFor(() => expect(seen.find('GET', '/api/notice')).toHaveLength(1));
+    // The answer has arrived and been compared: nothing opened.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(screen.queryByText('old news')).toBeNull();
+    first.unmount();
+    mockApi({ 'GET /api/notice': () => ok('new news') });
+    renderApp('/');
+    expect(await screen.findByText('new news')).toBeTruthy();
+  });
+
+  it('advertises only the sign-in methods and features that are on', async () => {
+    mockApi({ 'GET /api/status': () => ok({ ...DEFAULT_STATUS, github_oauth: true, linuxdo_oauth: false, enable_drawing: false, enable_task: true }) });
+    renderApp('/');
+    expect(await screen.findByText('GitHub 登录')).toBeTruthy();
+    expect(screen.getByText('异步任务（音乐）')).toBeTruthy();
+    expect(screen.queryByText('LinuxDO 登录')).toBeNull();
+    expect(screen.queryByText('Midjourney 绘图')).toBeNull();
   });
 
   it('renders Markdown home content sanitised', async () => {

@@ -5,6 +5,9 @@
 export const BUILT_PATHS: ReadonlySet<string> = new Set([
   '/',
   '/about',
+  '/pricing',
+  '/usage',
+  '/detail',
   '/login',
   '/register',
   '/reset',

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { PageLoading } from '../components/page-loading';
 import { loadNamespaces } from '../i18n';
 import { RequireAdmin, RequireUser } from './guards';
@@ -40,6 +40,9 @@ export function shellRoutes(screens: RouteObject[]): RouteObject[] {
 export const routes: RouteObject[] = shellRoutes([
   { index: true, lazy: screen(() => import('../features/home'), ['home']) },
   { path: 'about', lazy: screen(() => import('../features/about'), ['home']) },
+  { path: 'pricing', lazy: screen(() => import('../features/pricing'), ['pricing']) },
+  // Usage by API key (the key is the credential): no route in the spec, so the issue's /usage.
+  { path: 'usage', lazy: screen(() => import('../features/usage'), ['usage']) },
   { path: 'login', lazy: screen(() => import('../features/login')) },
   { path: 'register', lazy: screen(() => import('../features/register')) },
   { path: 'reset', lazy: screen(() => import('../features/password-reset')) },
@@ -49,8 +52,11 @@ export const routes: RouteObject[] = shellRoutes([
   {
     element: <RequireUser />,
     children: [
-      { path: 'setting', lazy: screen(() => import('../features/setting'), ['setting']) },
+      // The top nav's "console": the reference has no /console screen, the console starts at the token list.
+      { path: 'console', element: <Navigate to="/token" replace /> },
+      { path: 'setting', lazy: screen(() => import('../features/setting'), ['setting', 'pricing']) },
       { path: 'token', lazy: screen(() => import('../features/token'), ['token']) },
+      { path: 'detail', lazy: screen(() => import('../features/detail'), ['detail']) },
       { path: 'log', lazy: screen(() => import('../features/log'), ['log']) },
       { path: 'midjourney', lazy: screen(() => import('../features/midjourney'), ['task']) },
       { path: 'task', lazy: screen(() => import('../features/task'), ['task']) },

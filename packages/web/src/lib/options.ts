@@ -31,6 +31,7 @@ export function checkOption(options: OptionMap, key: OptionKey, value: unknown):
   return normaliseOption(key, value, (other) => options[other] ?? (isSecretOption(other) ? '(set on the server)' : OPTION_REGISTRY[other].default));
 }
 
-export function saveOption(key: OptionKey, value: string | number | boolean): Promise<unknown> {
-  return call('PUT /api/option/', { body: { key, value: String(value) } });
+/** `silent`: the caller words the failure itself (e.g. naming the field). */
+export function saveOption(key: OptionKey, value: string | number | boolean, silent = false): Promise<unknown> {
+  return call('PUT /api/option/', { body: { key, value: String(value) }, silent });
 }

@@ -10,8 +10,8 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }));
 beforeAll(() => i18n.loadNamespaces(NAMESPACES));
 afterAll(() => server.close());
 
-// Lazy routes plus antd's first render take a few seconds on a cold jsdom.
-configure({ asyncUtilTimeout: 5000 });
+// Lazy routes plus antd's first render take a few seconds on a cold jsdom, more on a busy 2-core machine.
+configure({ asyncUtilTimeout: 15000 });
 
 // antd reads media queries for responsive grids; jsdom has no matchMedia.
 Object.defineProperty(window, 'matchMedia', {

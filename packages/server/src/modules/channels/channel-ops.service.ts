@@ -1,4 +1,4 @@
-import { ChannelStatus, channelTypeInfo } from '@modelgate/shared';
+import { ChannelStatus, channelTypeInfo, DEFAULT_CNY_PER_USD } from '@modelgate/shared';
 import { request } from 'undici';
 import type { Config } from '../../config/config.js';
 import type { Logger } from '../../log/logger.js';
@@ -10,6 +10,7 @@ import { nowSec } from '../../http/reply.js';
 import { adapterFor } from '../../relay/adapters/registry.js';
 import { MODE_FORMAT, SigningError, type ConvertedReply, type UpstreamCall, type UpstreamError } from '../../relay/adapters/types.js';
 import { toRuntime } from '../../relay/channel-cache.js';
+import { readBody } from '../../relay/upstream.js';
 import type { ConvertContext, WireError } from '../../relay/formats/types.js';
 import { transportFailure, UpstreamFailureError, type UpstreamFailure } from './upstream-failure.js';
 
@@ -101,14 +102,18 @@ export class ChannelOps {
     let result: TestResult;
     try {
       const req = await adapter.sign(await adapter.buildRequest(call, { body, raw: Buffer.from(JSON.stringify(body)), contentType: 'application/json', callerModel: model, cx }), call);
-      const res = await request(req.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', ...req.headers },
-        body: req.body,
-        dispatcher: this.deps.relay.agent,
-        signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
-      });
-      const text = await res.body.text();
+      const signal = AbortSignal.timeout(TEST_TIMEOUT_MS);
+      // An adapter with its own transport (a WebSocket upstream) answers HTTP-shaped, like the relay reads it.
+      const res = adapter.transport
+        ? await adapter.transport(req, call, { signal, firstFrameTimeoutMs: TEST_TIMEOUT_MS })
+        : await request(req.url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json', ...req.headers },
+            body: req.body,
+            dispatcher: this.deps.relay.agent,
+            signal,
+          });
+      const text = (await readBody(res.body)).toString('utf8');
       const time = (performance.now() - started) / 1000;
       let error: WireError | UpstreamError | undefined;
       let failure: UpstreamFailure | undefined;
@@ -234,7 +239,9 @@ export class ChannelOps {
     try {
       const replies: Record<string, unknown>[] = [];
       for (let next = query.request(ch.target, replies); next; next = query.request(ch.target, replies)) replies.push(await getJson(next.url, next.headers));
-      const balance = query.read(replies);
+      // Balances are kept in USD; a provider that answers in yuan is converted at the Price option's rate.
+      const price = this.deps.options.num('Price');
+      const balance = query.read(replies, { ch: ch.target, cnyPerUsd: price > 0 ? price : DEFAULT_CNY_PER_USD });
       if (typeof balance !== 'number') {
         throw new UpstreamFailureError({ code: 'CHANNEL_UPSTREAM_BAD_RESPONSE', detail: 'HTTP 200: no numeric balance' }, balance.error);
       }

@@ -15,6 +15,9 @@ export interface LogFilter {
   group?: string;
 }
 
+/** How far back the keyword search looks. */
+const SEARCH_WINDOW_SEC = 30 * 86400;
+
 /** Usage log queries (spec §7 Logs). Every filter maps onto an indexed column. */
 export class LogsRepository {
   constructor(private readonly handle: Db) {}
@@ -51,6 +54,44 @@ export class LogsRepository {
         .executeTakeFirstOrThrow(),
     ]);
     return { quota: Number(sum.q ?? 0), rpm: Number(recent.n ?? 0), tpm: Number(recent.t ?? 0) };
+  }
+
+  /**
+   * The reference's log search: the newest `limit` rows of the last 30 days whose type is the
+   * keyword (a number), or whose content starts with it, or whose model, token name (or, for
+   * admins, username) is it. The window keeps the scan on the created_at index.
+   */
+  search(keyword: string, opts: { userId?: number; now: number; limit?: number }): Promise<LogRow[]> {
+    let q = this.handle.db.selectFrom('logs').where('created_at', '>=', opts.now - SEARCH_WINDOW_SEC);
+    if (opts.userId !== undefined) q = q.where('user_id', '=', opts.userId);
+    const kw = keyword.trim();
+    if (kw) {
+      // Like the token search: `%` and `_` in a keyword act as wildcards (no escape is portable to SQLite).
+      const like = `${kw}%`;
+      q = q.where((eb) =>
+        eb.or([
+          ...(/^\d{1,9}$/.test(kw) ? [eb('type', '=', Number(kw))] : []),
+          eb('content', 'like', like),
+          eb('model_name', '=', kw),
+          eb('token_name', '=', kw),
+          ...(opts.userId === undefined ? [eb('username', '=', kw)] : []),
+        ]),
+      );
+    }
+    return q.selectAll().orderBy('id', 'desc').limit(opts.limit ?? 100).execute();
+  }
+
+  /** A token's own rows, newest first (`GET /api/log/token`): through the owner's (user_id, created_at) index. */
+  byToken(userId: number, tokenId: number, limit = 100): Promise<LogRow[]> {
+    return this.handle.db
+      .selectFrom('logs')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('token_id', '=', tokenId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
   }
 
   /** The console's clear action: batched like the retention job (db/batched-delete.ts). */

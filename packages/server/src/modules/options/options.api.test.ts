@@ -70,6 +70,8 @@ describe.each(testDbKinds())('options and status on %s', (kind) => {
     expect((await new ApiClient(srv.url).get('/api/status')).body.data.chats).toEqual(JSON.parse(chats));
     expect(await bad('PasswordLoginEnabled', 'yes')).toMatchObject({ success: false });
     expect(await bad('RetryTimes', 'many')).toMatchObject({ success: false });
+    expect(await bad('DataExportInterval', '0')).toMatchObject({ success: false, message: expect.stringMatching(/below the allowed minimum.*DataExportInterval ≥ 1/) });
+    expect(await bad('QuotaPerUnit', '0')).toMatchObject({ success: false, message: expect.stringMatching(/QuotaPerUnit ≥ 1/) });
     expect(await bad('NoSuchKey', '1')).toMatchObject({ success: false, message: expect.stringMatching(/Unknown option/) });
     expect(await bad('GitHubOAuthEnabled', 'true')).toMatchObject({ success: false, message: expect.stringMatching(/GitHub/) });
     expect(await bad('TurnstileCheckEnabled', 'true')).toMatchObject({ success: false, message: expect.stringMatching(/Turnstile/) });

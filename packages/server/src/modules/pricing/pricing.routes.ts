@@ -35,8 +35,11 @@ export function pricingRoutes(app: FastifyInstance, ctx: Deps): void {
     await ctx.relay.channels.ensure();
     const tables = pricingTables(ctx);
     const groupsByModel = ctx.relay.channels.groupsByModel();
-    const data = [...groupsByModel.keys()].sort(byPricingOrder).map((model) => {
+    const allowUnpriced = ctx.options.bool('AllowUnpricedModels');
+    const data = [...groupsByModel.keys()].sort(byPricingOrder).flatMap((model) => {
       const p = priceFor(model, 'default', tables);
+      // A model the relay refuses for want of a price is not offered (relay.service.ts assertPriced).
+      if (p.modelPrice < 0 && !p.ratioFound && !allowUnpriced) return [];
       return {
         model_name: model,
         quota_type: p.modelPrice >= 0 ? (1 as const) : (0 as const),
@@ -51,6 +54,11 @@ export function pricingRoutes(app: FastifyInstance, ctx: Deps): void {
     const groupRatio: Record<string, number> = {};
     for (const g of Object.keys(usable)) if (Object.hasOwn(tables.groupRatio, g)) groupRatio[g] = tables.groupRatio[g]!;
     return { success: true as const, message: '' as const, data, group_ratio: groupRatio, usable_group: usable };
+  });
+
+  declare('GET /api/channel/models_enabled', {}, async () => {
+    await ctx.relay.channels.ensure();
+    return ok([...ctx.relay.channels.groupsByModel().keys()].sort(byPricingOrder));
   });
 
   // The misspelt path is the reference's (console-api.md §5).

@@ -1,12 +1,14 @@
 import type { ChatEntry, SiteStatus } from '@modelgate/shared/api';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { authGuards } from '../../http/auth.js';
+import { AppError } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { routeDeclarer } from '../../http/schema.js';
 
 /** The part of the application context this file uses. */
-type Deps = Pick<AppContext, 'config' | 'options' | 'sessions' | 'startTime' | 'users' | 'version'>;
+type Deps = Pick<AppContext, 'config' | 'db' | 'options' | 'sessions' | 'startTime' | 'users' | 'version'>;
 
 /** The public status object (console-api.md §6): every field, `chats` always an array. */
 export function buildStatus(ctx: Deps): SiteStatus {
@@ -55,6 +57,16 @@ export function buildStatus(ctx: Deps): SiteStatus {
 export function statusRoutes(app: FastifyInstance, ctx: Deps): void {
   const declare = routeDeclarer(app, authGuards(ctx));
   declare('GET /api/status', {}, async () => ok(buildStatus(ctx)));
+  // The reference's admin DB ping: a failure is the envelope's error, not a 5xx.
+  declare('GET /api/status/test', {}, async () => {
+    const started = performance.now();
+    try {
+      await sql`select 1`.execute(ctx.db.db);
+    } catch {
+      throw new AppError('DB_UNREACHABLE');
+    }
+    return ok({ database_ms: Math.round((performance.now() - started) * 100) / 100 });
+  });
   declare('GET /api/notice', {}, async () => ok(ctx.options.str('Notice')));
   declare('GET /api/about', {}, async () => ok(ctx.options.str('About')));
   declare('GET /api/home_page_content', {}, async () => ok(ctx.options.str('HomePageContent')));

@@ -1,17 +1,7 @@
 import { isObj } from '../formats/shared/wire.js';
-import type { ChannelTarget, ModelListRequest } from './types.js';
+import type { BalanceQuery, ChannelTarget } from './types.js';
 
-/**
- * How a provider reports the money left on a channel's account (providers-china-and-tasks §7):
- * one or more GETs, each possibly depending on the replies before it, and the balance read from
- * their JSON. An adapter without one answers "not supported by this provider".
- */
-export interface BalanceQuery {
-  /** The next GET after `replies` (the JSON objects answered so far), or undefined when all were made. */
-  request(ch: ChannelTarget, replies: readonly Record<string, unknown>[]): ModelListRequest | undefined;
-  /** The balance (USD or the provider's own unit) from every reply, or the provider's refusal in its own words. */
-  read(replies: readonly Record<string, unknown>[]): number | { error: string };
-}
+export type { BalanceContext, BalanceQuery } from './types.js';
 
 const trim = (url: string) => url.replace(/\/+$/, '');
 const bearer = (ch: ChannelTarget) => ({ authorization: `Bearer ${ch.key}` });
@@ -72,6 +62,52 @@ export function siliconFlowUserInfo(defaultBase: string): BalanceQuery {
     read([r]) {
       if (r?.code !== 20000) return { error: typeof r?.message === 'string' && r.message ? r.message : `code ${String(r?.code)}` };
       return checked(num(isObj(r.data) ? r.data.totalBalance : undefined), 'data.totalBalance');
+    },
+  };
+}
+
+/**
+ * Moonshot's `{base}/v1/users/me/balance`: `data.available_balance` (cash plus vouchers). The reply
+ * names no currency: api.moonshot.cn accounts are in yuan, api.moonshot.ai accounts in dollars, so
+ * the channel's host decides (any host but `*.moonshot.ai` is read as yuan and converted).
+ */
+export function moonshotBalance(defaultBase: string): BalanceQuery {
+  return {
+    request: (ch, replies) => (replies.length ? undefined : { url: `${trim(ch.baseUrl || defaultBase)}/v1/users/me/balance`, headers: bearer(ch) }),
+    read([r], { ch, cnyPerUsd }) {
+      if (r?.status === false || (r?.code !== undefined && r.code !== 0)) return { error: typeof r?.error === 'string' && r.error ? r.error : `code ${String(r?.code)}` };
+      const available = num(isObj(r?.data) ? r.data.available_balance : undefined);
+      let host = '';
+      try {
+        host = new URL(ch.baseUrl || defaultBase).hostname;
+      } catch {
+        // an unparsable base URL: read as the default (yuan)
+      }
+      return checked(/(^|\.)moonshot\.ai$/.test(host) ? available : available / cnyPerUsd, 'data.available_balance');
+    },
+  };
+}
+
+/**
+ * DeepSeek's `{base}/user/balance`: `balance_infos[]` with `total_balance` (a string) per currency,
+ * USD or CNY; yuan are converted at the Price option's rate and the entries summed.
+ * `is_available:false` with no entries is a zero balance, not an error.
+ */
+export function deepseekBalance(defaultBase: string): BalanceQuery {
+  return {
+    request: (ch, replies) => (replies.length ? undefined : { url: `${trim(ch.baseUrl || defaultBase)}/user/balance`, headers: bearer(ch) }),
+    read([r], { cnyPerUsd }) {
+      if (!Array.isArray(r?.balance_infos)) return { error: 'the reply has no balance_infos' };
+      let usd = 0;
+      for (const info of r.balance_infos) {
+        if (!isObj(info)) continue;
+        const amount = num(info.total_balance);
+        if (!Number.isFinite(amount)) return { error: 'the reply has no numeric total_balance' };
+        if (info.currency === 'USD') usd += amount;
+        else if (info.currency === 'CNY') usd += amount / cnyPerUsd;
+        else return { error: `unknown currency ${String(info.currency)}` };
+      }
+      return usd;
     },
   };
 }

@@ -1,6 +1,6 @@
-import { FAKE_CLOUDFLARE_ACCOUNT, startFakeCloudflare, type FakeCloudflare, expectedChatUsage, expectedGeminiUsage, expectedMessagesUsage, startFakeAnthropic, startFakeBedrock, startFakeCohere, startFakeGemini, startFakeVertex, makeServiceAccount, cohereChatInputTokens, startFakeBaidu, FAKE_BAIDU_KEY, baiduPromptTokens, type FakeBaidu, startFakeDashScope, FAKE_DASHSCOPE_KEY, dashscopePromptTokens, type FakeDashScope, startFakeHunyuan, FAKE_TENCENT_KEY, hunyuanPromptTokens, type FakeHunyuan, startFakeZhipu, FAKE_ZHIPU_KEY, startFakePalm, FAKE_PALM_REPLY, type FakePalm, startFakeOllama, type FakeOllama, startFakeDify, FAKE_DIFY_ANSWER, difyTokens, type FakeDify, zhipuPromptTokens, type FakeZhipu, type FakeAnthropic, type FakeBedrock, type FakeCohere, type FakeGemini, type FakeVertex } from '@modelgate/testkit';
+import { FAKE_CLOUDFLARE_ACCOUNT, startFakeCloudflare, type FakeCloudflare, expectedChatUsage, expectedGeminiUsage, expectedMessagesUsage, startFakeAnthropic, startFakeBedrock, startFakeCohere, startFakeGemini, startFakeVertex, makeServiceAccount, cohereChatInputTokens, startFakeBaidu, FAKE_BAIDU_KEY, baiduPromptTokens, type FakeBaidu, startFakeDashScope, FAKE_DASHSCOPE_KEY, dashscopePromptTokens, type FakeDashScope, startFakeHunyuan, FAKE_TENCENT_KEY, hunyuanPromptTokens, type FakeHunyuan, startFakeZhipu, FAKE_ZHIPU_KEY, startFakePalm, FAKE_PALM_REPLY, type FakePalm, startFakeOllama, type FakeOllama, startFakeDify, FAKE_DIFY_ANSWER, difyTokens, type FakeDify, zhipuPromptTokens, type FakeZhipu, startFakeSpark, FAKE_SPARK_KEY, sparkPromptTokens, type FakeSpark, startFakeAIProxyLibrary, FAKE_AIPROXY_LIBRARY_ID, type FakeAIProxyLibrary, type FakeAnthropic, type FakeBedrock, type FakeCohere, type FakeGemini, type FakeVertex } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addCaller, addChannel, anthropicClient, consumeLogs, startRelayHarness, type RelayHarness, type TestCaller } from '../../test-support/relay-fixtures.js';
+import { addCaller, addChannel, anthropicClient, consumeLogs, priceModels, startRelayHarness, type RelayHarness, type TestCaller } from '../../test-support/relay-fixtures.js';
 import { startRecordingProxy } from '../../test-support/recording-proxy.js';
 import { outputCap } from '../billing/output-caps.js';
 import { DEFAULT_SAFETY_SETTINGS } from '../formats/openai-gemini/request.js';
@@ -26,6 +26,8 @@ let hunyuanFake: FakeHunyuan;
 let palmFake: FakePalm;
 let ollamaFake: FakeOllama;
 let difyFake: FakeDify;
+let sparkFake: FakeSpark;
+let libraryFake: FakeAIProxyLibrary;
 let proxies: Record<Kind, Awaited<ReturnType<typeof startRecordingProxy>>>;
 let caller: TestCaller;
 
@@ -45,6 +47,8 @@ beforeAll(async () => {
   palmFake = await startFakePalm({ apiKeys: [KEYS.palm!] });
   difyFake = await startFakeDify({ appKeys: [KEYS.dify!] });
   ollamaFake = await startFakeOllama({ models: ['llama3.2', 'nomic-embed-text'] });
+  sparkFake = await startFakeSpark();
+  libraryFake = await startFakeAIProxyLibrary({ answer: UPSTREAM['aiproxy-library'].text, documents: [] });
   KEYS.vertex = JSON.stringify({ ...sa.key, token_uri: vertexFake.tokenUri });
   proxies = {
     openai: await startRecordingProxy(h.fake.url),
@@ -64,7 +68,18 @@ beforeAll(async () => {
     palm: await startRecordingProxy(palmFake.url, { passthrough: true }),
     ollama: await startRecordingProxy(ollamaFake.url, { passthrough: true }),
     dify: await startRecordingProxy(difyFake.url, { passthrough: true }),
+    'aiproxy-library': await startRecordingProxy(libraryFake.url, { passthrough: true }),
+    // A WebSocket upstream: no HTTP hop; what the fake received (the signed query, the request frame) is read back.
+    spark: {
+      url: sparkFake.url,
+      get seen() {
+        return sparkFake.requests.map((r) => ({ method: 'GET', url: r.path, headers: r.query, body: Buffer.from(JSON.stringify(r.frame ?? null)) }));
+      },
+      close: () => Promise.resolve(),
+    },
   };
+  // Each case's caller-facing model names: priced, since an unpriced model is refused before any upstream call.
+  await priceModels(h, cases.flatMap(({ type }) => [`contract-${type}`, `contract-${type}-embed`]));
   caller = await addCaller(h, { quota: 100_000_000, remain: 100_000_000 });
 });
 afterAll(async () => {
@@ -94,6 +109,9 @@ afterAll(async () => {
   await ollamaFake.close();
   await proxies.dify.close();
   await difyFake.close();
+  await proxies['aiproxy-library'].close();
+  await libraryFake.close();
+  await sparkFake.close();
   await anthropicFake.close();
   await geminiFake.close();
   await h.close();
@@ -119,6 +137,8 @@ const CHAT_PATH: Record<string, string> = {
   tencent: '/',
   palm: '/v1beta2/models/chat-bison-001:generateMessage?key=AIzaSyContractPalmKey_0000',
   dify: '/v1/chat-messages',
+  spark: '/v3.5/chat',
+  'aiproxy-library': '/api/library/ask',
 };
 
 /** What each upstream format's fake answers, and the model a channel maps to. */
@@ -138,12 +158,14 @@ const UPSTREAM = {
   palm: { text: FAKE_PALM_REPLY, model: 'chat-bison-001' },
   ollama: { text: 'Hello from the fake OpenAI', model: 'llama3.2', embed: 'nomic-embed-text' },
   dify: { text: FAKE_DIFY_ANSWER, model: 'dify' },
+  spark: { text: 'Hello from the fake Spark', model: 'SparkDesk-v3.5' },
+  'aiproxy-library': { text: 'Hello from the fake library', model: 'gpt-3.5-turbo' },
 } as const satisfies Record<string, { text: string; model: string; embed?: string }>;
 /** The upstream embeddings model of a kind whose chat model does not embed (a second mapped model). */
 const embedModelOf = (k: Kind): string | undefined => (UPSTREAM[k] as { embed?: string }).embed;
 
 /** Keys of types whose key has a checked format (the others get `key-<type>`); Vertex's is made once its fake listens. */
-const KEYS: Record<string, string> = { bedrock: 'AKIDFAKE|fake-secret|us-east-1', zhipu: FAKE_ZHIPU_KEY, 'zhipu-v4': FAKE_ZHIPU_KEY, baidu: FAKE_BAIDU_KEY, ali: FAKE_DASHSCOPE_KEY, tencent: FAKE_TENCENT_KEY, palm: 'AIzaSyContractPalmKey_0000', dify: 'app-contract-key' };
+const KEYS: Record<string, string> = { bedrock: 'AKIDFAKE|fake-secret|us-east-1', zhipu: FAKE_ZHIPU_KEY, 'zhipu-v4': FAKE_ZHIPU_KEY, baidu: FAKE_BAIDU_KEY, ali: FAKE_DASHSCOPE_KEY, tencent: FAKE_TENCENT_KEY, palm: 'AIzaSyContractPalmKey_0000', dify: 'app-contract-key', spark: FAKE_SPARK_KEY };
 
 type Kind = keyof typeof UPSTREAM;
 const KIND = { 'anthropic-messages': 'anthropic', gemini: 'gemini' } as const;
@@ -164,7 +186,7 @@ describe.each(cases)('adapter $slug (type $type)', ({ slug, type, adapter, kind 
       base_url: base,
       key: KEYS[slug] ?? `key-${type}`,
       models: embedModelOf(kind) ? `${model},${model}-embed` : model,
-      other: slug === 'azure' ? '2024-10-21' : slug === 'cloudflare' ? FAKE_CLOUDFLARE_ACCOUNT : '',
+      other: slug === 'azure' ? '2024-10-21' : slug === 'cloudflare' ? FAKE_CLOUDFLARE_ACCOUNT : slug === 'aiproxy-library' ? FAKE_AIPROXY_LIBRARY_ID : '',
       model_mapping: JSON.stringify({ [model]: up.model, ...(embedModelOf(kind) ? { [`${model}-embed`]: embedModelOf(kind) } : {}) }),
     });
   });
@@ -192,6 +214,8 @@ describe.each(cases)('adapter $slug (type $type)', ({ slug, type, adapter, kind 
     else if (kind === 'zhipu' || kind === 'zhipu-v4') expect(sent.headers.authorization).toMatch(/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/);
     else if (kind === 'palm') expect(sent.headers.authorization).toBeUndefined();
     else if (kind === 'dify') expect(sent.headers.authorization).toBe('Bearer app-contract-key');
+    else if (kind === 'spark') expect(Buffer.from(String(sent.headers.authorization), 'base64').toString()).toMatch(/^api_key="fakeSparkApiKey0000000000000001", algorithm="hmac-sha256", headers="host date request-line", signature="[\w+/]+=*"$/);
+    else if (kind === 'aiproxy-library') expect(sent.headers['api-key']).toBe(`key-${type}`);
     else if (kind === 'bedrock') expect(sent.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDFAKE\/\d{8}\/us-east-1\/bedrock\/aws4_request, /);
     else expect(sent.headers.authorization).toBe(`Bearer key-${type}`);
     const log = (await consumeLogs(h, caller.userId)).at(-1)!;
@@ -232,6 +256,14 @@ describe.each(cases)('adapter $slug (type $type)', ({ slug, type, adapter, kind 
       // One flattened query for the app, per-user `user`, nothing of OpenAI's sampling (the app decides); Dify's usage billed.
       expect(sent.json).toEqual({ inputs: {}, query: 'USER: \none two three\n', response_mode: 'blocking', user: `modelgate-user-${caller.userId}` });
       expect(Number(log.prompt_tokens)).toBe(difyTokens(String(sent.json.query)));
+    } else if (kind === 'spark') {
+      // The request frame: the version's domain, the app id and a per-user uid; Spark's range excludes a temperature of 0 (left out).
+      expect(sent.json).toEqual({ header: { app_id: 'fakeapp1', uid: `user-${caller.userId}` }, parameter: { chat: { domain: 'generalv3.5' } }, payload: { message: { text: messages } } });
+      expect(Number(log.prompt_tokens)).toBe(sparkPromptTokens(sent.json));
+    } else if (kind === 'aiproxy-library') {
+      // The last user message asked of the channel's library; no usage comes back: counted locally (OpenAI's rule, as PaLM).
+      expect(sent.json).toEqual({ model: up.model, query: 'one two three', libraryId: FAKE_AIPROXY_LIBRARY_ID, stream: false });
+      expect(Number(log.prompt_tokens)).toBe(10);
     } else if (kind === 'palm') {
       // generateMessage's prompt (the model and key are in the URL); PaLM reports no usage: counted locally.
       expect(sent.json).toEqual({ prompt: { messages: [{ author: '0', content: 'one two three' }] }, candidateCount: 1, temperature: 0 });

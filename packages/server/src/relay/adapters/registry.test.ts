@@ -2,6 +2,7 @@ import { CHANNEL_TYPES, channelTypeInfo, isChannelType } from '@modelgate/shared
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { adapterFor, ADAPTERS, CONTRACT_VERSION } from './registry.js';
+import { taskAdapterFor } from './task-registry.js';
 
 describe('adapter registry and the shared channel-type table', () => {
   it('registers only types the shared table knows, so channel saves accept every relayable type', () => {
@@ -33,7 +34,7 @@ describe('contract version and docs/providers.md', () => {
     for (const a of ADAPTERS) expect(a.contract, a.slug).toBe(CONTRACT_VERSION);
   });
 
-  it('the providers table lists every channel type with the modes its adapter really serves (or 501)', () => {
+  it('the providers table lists every channel type with the modes its adapter really serves (task relays, or 501)', () => {
     const doc = readFileSync(new URL('../../../../../docs/providers.md', import.meta.url), 'utf8');
     const rows = new Map<number, string[]>();
     for (const line of doc.split('\n')) {
@@ -44,7 +45,9 @@ describe('contract version and docs/providers.md', () => {
       const a = adapterFor(type);
       const row = rows.get(type);
       expect(row, `type ${type} is missing from docs/providers.md`).toBeDefined();
+      const task = taskAdapterFor(type);
       if (a) expect(row, `type ${type}`).toEqual([`\`${a.slug}\``, [...a.modes].join(', ')]);
+      else if (task) expect(row, `type ${type}`).toEqual([`\`${task.slug}\``, `tasks at \`/${task.platform}/*\` (no \`/v1\` mode)`]);
       else expect(row, `type ${type}`).toEqual(['—', '— (501)']);
     }
   });

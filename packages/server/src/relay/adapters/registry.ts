@@ -2,6 +2,8 @@ import { adapter as anthropic } from './anthropic/adapter.js';
 import { adapter as baidu } from './baidu/adapter.js';
 import { adapter as ali } from './ali/adapter.js';
 import { adapter as tencent } from './tencent/adapter.js';
+import { adapter as spark } from './spark/adapter.js';
+import { adapter as aiproxyLibrary } from './aiproxy-library/adapter.js';
 import { adapter as azure } from './azure/adapter.js';
 import { adapter as cloudflare } from './cloudflare/adapter.js';
 import { adapter as bedrock } from './bedrock/adapter.js';
@@ -18,7 +20,7 @@ import { adapters as zhipu } from './zhipu/adapter.js';
 import type { Adapter } from './types.js';
 
 /** Channel type → adapter: the one registration point. */
-export const ADAPTERS: readonly Adapter[] = [openai, azure, custom, ollama, anthropic, gemini, bedrock, vertex, cohere, cloudflare, palm, dify, ...zhipu, baidu, ali, tencent, ...vendors];
+export const ADAPTERS: readonly Adapter[] = [openai, azure, custom, ollama, anthropic, gemini, bedrock, vertex, cohere, cloudflare, palm, dify, ...zhipu, baidu, ali, tencent, spark, aiproxyLibrary, ...vendors];
 
 /** The contract version every registered adapter implements. */
 export const CONTRACT_VERSION = 2;

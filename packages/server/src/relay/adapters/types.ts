@@ -3,10 +3,10 @@
  * upstream: the wire format it speaks per mode, how to build (and sign) a request from the
  * caller's, how to read the reply and the stream back into the caller's format, its usage, and
  * how to classify its errors. Conversions between formats live once under `relay/formats/`; an
- * adapter composes them. It never touches the client socket, the database or billing.
+ * adapter composes them. It never touches the client socket, the database or billing. An upstream
+ * that is not reached by an HTTP POST supplies an optional `transport` (contract 2, additive).
  */
 import type { Usage } from '@modelgate/shared';
-import type { BalanceQuery } from './balance.js';
 import type { ConvertContext, StreamReader, StreamWriter, UpstreamEvent, WireError, WireFormat } from '../formats/types.js';
 
 /** Inbound operations: each has a billing rule; `chat` is served in several formats. */
@@ -15,12 +15,21 @@ export type RelayMode =
   | 'completions'
   | 'embeddings'
   | 'images'
+  /** `/v1/images/edits` (multipart: image file(s), optional mask, prompt), billed per image like generations. */
+  | 'image-edits'
+  /** `/v1/images/variations` (multipart: one image), billed per image like generations. */
+  | 'image-variations'
   | 'speech'
   | 'transcriptions'
   | 'translations'
   | 'moderations'
   /** Jina/Cohere-shaped `/v1/rerank` (Jina, Cohere, SiliconCloud). */
-  | 'rerank';
+  | 'rerank'
+  /**
+   * `GET /v1/realtime` WebSocket: the adapter's request gives the upstream URL (http(s), dialled as
+   * ws(s)) and its auth headers; frames pass through unchanged (relay/realtime/).
+   */
+  | 'realtime';
 
 /** OpenAI's own modes: what an OpenAI-wire vendor serves unless it says otherwise (rerank is not one). */
 export const ALL_MODES: readonly RelayMode[] = [
@@ -28,6 +37,8 @@ export const ALL_MODES: readonly RelayMode[] = [
   'completions',
   'embeddings',
   'images',
+  'image-edits',
+  'image-variations',
   'speech',
   'transcriptions',
   'translations',
@@ -40,11 +51,14 @@ export const MODE_PATH: Record<RelayMode, string> = {
   completions: '/completions',
   embeddings: '/embeddings',
   images: '/images/generations',
+  'image-edits': '/images/edits',
+  'image-variations': '/images/variations',
   speech: '/audio/speech',
   transcriptions: '/audio/transcriptions',
   translations: '/audio/translations',
   moderations: '/moderations',
   rerank: '/rerank',
+  realtime: '/realtime',
 };
 
 /** The format of each mode's OpenAI route. */
@@ -53,11 +67,14 @@ export const MODE_FORMAT: Record<RelayMode, WireFormat> = {
   completions: 'openai-completions',
   embeddings: 'openai-embeddings',
   images: 'openai-images',
+  'image-edits': 'openai-image-edits',
+  'image-variations': 'openai-image-variations',
   speech: 'openai-speech',
   transcriptions: 'openai-transcriptions',
   translations: 'openai-translations',
   moderations: 'openai-moderations',
   rerank: 'rerank',
+  realtime: 'openai-realtime',
 };
 
 /** What an adapter needs to know about the channel it is sending through. */
@@ -141,6 +158,24 @@ export interface UpstreamRequest {
   body: Buffer | string;
 }
 
+/** Limits and cancellation of one `transport` exchange. */
+export interface TransportOptions {
+  /** Fires when the client left or the pipeline stopped reading: the upstream connection is closed. */
+  signal?: AbortSignal;
+  /** The most to wait for the first reply frame, ms (none when absent or 0); a timeout rejects with code `UND_ERR_HEADERS_TIMEOUT`, as undici's header timeout does. */
+  firstFrameTimeoutMs?: number;
+  /** The most silence between two frames, ms (STREAMING_TIMEOUT). */
+  idleTimeoutMs?: number;
+}
+
+/** An upstream reply in HTTP terms, whatever carried it. */
+export interface TransportReply {
+  statusCode: number;
+  headers: ReplyHeaders;
+  /** The bytes `streamTransformer` decodes (streams) or the JSON body (`convertResponse`); a broken stream throws while read. */
+  body: AsyncIterable<Buffer>;
+}
+
 /** A non-stream reply read by the adapter. */
 export interface ConvertedReply {
   /** The reply in the caller's format; undefined when the upstream's bytes are the answer. */
@@ -158,6 +193,13 @@ export interface StreamTransformer {
   events(body: AsyncIterable<Buffer>): AsyncIterable<UpstreamEvent>;
   reader: StreamReader;
   writer: StreamWriter;
+}
+
+/** A follow-up GET's answer (task polling): status 0 when the request itself failed, `text` then saying why. */
+export interface FollowUpReply {
+  status: number;
+  json: Record<string, unknown> | undefined;
+  text: string;
 }
 
 /** Where a channel's upstream lists its models (the console's "fetch models"). */
@@ -193,8 +235,22 @@ export interface Adapter {
   buildRequest(call: UpstreamCall, input: RequestInput): UpstreamRequest | Promise<UpstreamRequest>;
   /** Signs the final bytes (SigV4, TC3, HMAC URLs); the identity for most upstreams. */
   sign(req: UpstreamRequest, call: UpstreamCall): UpstreamRequest | Promise<UpstreamRequest>;
+  /**
+   * Optional: sends the signed request over something other than an HTTP POST (iFlytek Spark's
+   * WebSocket) and answers it HTTP-shaped. The pipeline (relay attempts and the channel test) then
+   * reads the reply exactly as an HTTP one: a non-2xx status through `classifyError`, a stream
+   * through `streamTransformer` (chosen by `isStreamReply`), a JSON body through `isErrorReply` and
+   * `convertResponse`. Absent: the pipeline POSTs `req` over its HTTP pool.
+   */
+  transport?(req: UpstreamRequest, call: UpstreamCall, opts: TransportOptions): Promise<TransportReply>;
   /** Reads a non-stream JSON reply; text modes only. */
   convertResponse(call: UpstreamCall, json: Record<string, unknown>, cx: ConvertContext): ConvertedReply | undefined;
+  /**
+   * A 200 reply that only started the work (DashScope's async image task): the adapter follows it up
+   * with GETs until the final reply, which is then judged and read as usual; its wait is bounded.
+   * Absent: the first reply is the answer.
+   */
+  followUp?(call: UpstreamCall, json: Record<string, unknown>, get: (url: string, headers: Record<string, string>) => Promise<FollowUpReply>): Promise<Record<string, unknown>>;
   /** Whether a 200 JSON reply is really an error. */
   isErrorReply(call: UpstreamCall, json: Record<string, unknown>): boolean;
   /** The stream transformer of one streamed reply. */
@@ -214,4 +270,23 @@ export interface Adapter {
   readModelList(json: unknown): { models: string[]; next?: string };
   /** How the provider reports the channel's balance; absent: "not supported by this provider". */
   readonly balance?: BalanceQuery;
+}
+
+/**
+ * How a provider reports the money left on a channel's account (providers-china-and-tasks §7):
+ * one or more GETs, each possibly depending on the replies before it, and the balance read from
+ * their JSON. An adapter without one answers "not supported by this provider".
+ */
+export interface BalanceQuery {
+  /** The next GET after `replies` (the JSON objects answered so far), or undefined when all were made. */
+  request(ch: ChannelTarget, replies: readonly Record<string, unknown>[]): ModelListRequest | undefined;
+  /** The balance in USD from every reply, or the provider's refusal in its own words. */
+  read(replies: readonly Record<string, unknown>[], cx: BalanceContext): number | { error: string };
+}
+
+/** What a balance in another currency is converted with. */
+export interface BalanceContext {
+  ch: ChannelTarget;
+  /** Yuan per dollar: the Price option, the rate the console shows amounts in CNY with. */
+  cnyPerUsd: number;
 }

@@ -21,7 +21,8 @@ export function readUsage(raw: unknown): Usage | undefined {
   return {
     promptTokens: prompt || (completion === 0 ? n(u.total_tokens) : 0),
     completionTokens: completion,
-    cachedTokens: n(pd.cached_tokens),
+    // DeepSeek's older replies report cache hits only as `prompt_cache_hit_tokens`.
+    cachedTokens: n(pd.cached_tokens) || n(u.prompt_cache_hit_tokens),
     cacheWriteTokens: n(pd.cache_creation_tokens),
     reasoningTokens: n(cd.reasoning_tokens),
     audioInputTokens: n(pd.audio_tokens),

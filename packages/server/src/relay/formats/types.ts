@@ -14,6 +14,11 @@ export type WireFormat =
   | TextFormat
   | 'openai-embeddings'
   | 'openai-images'
+  /** multipart/form-data uploads, forwarded as bytes (the model field rewritten when mapped). */
+  | 'openai-image-edits'
+  | 'openai-image-variations'
+  /** The Realtime API's JSON events over a WebSocket, passed through frame by frame. */
+  | 'openai-realtime'
   | 'openai-speech'
   | 'openai-transcriptions'
   | 'openai-translations'

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { outboundAllowList } from '../../net/address-policy.js';
-import { guardedFetch, OutboundError } from '../../net/guarded-fetch.js';
+import { OutboundError } from '../../net/guarded-fetch.js';
+import { fetchMedia } from '../../net/media-fetch.js';
 import { MJ_NOT_FOUND, MJ_SYSTEM, MjError } from './mj-action.js';
 
 type Deps = Pick<AppContext, 'db' | 'options'>;
@@ -31,7 +31,7 @@ export async function forwardImage(ctx: Deps, mjId: string, reply: FastifyReply)
   if (!row?.image_url) throw new MjError(404, MJ_NOT_FOUND, `task_not_found: ${mjId}`);
   let res;
   try {
-    res = await guardedFetch(row.image_url, { maxBytes: IMAGE_MAX_BYTES, timeoutMs: IMAGE_TIMEOUT_MS, allow: outboundAllowList(ctx.options), headers: { accept: 'image/*' } });
+    res = await fetchMedia(ctx.options, row.image_url, { maxBytes: IMAGE_MAX_BYTES, timeoutMs: IMAGE_TIMEOUT_MS, headers: { accept: 'image/*' } });
   } catch (err) {
     if (err instanceof OutboundError) throw new MjError(502, MJ_SYSTEM, `image fetch refused: ${err.message}`);
     throw err;

@@ -7,8 +7,9 @@ import { useStatus } from '../status';
 type Sanitised = { source: string; html: string | null };
 
 /**
- * The admin's footer HTML, sanitised. The sanitiser is fetched only when there is such HTML, so
- * the pages of a site without one (and the sign-in page) do not carry it. Until it arrives the
+ * The admin's footer, Markdown or HTML (the shared renderer passes HTML through), sanitised. The
+ * renderer is fetched only when there is a footer, so the pages of a site without one (and the
+ * sign-in page) do not carry it. Until it arrives the
  * footer stays empty rather than flashing the default line; `null` if it cannot be fetched.
  */
 function useSanitisedFooter(source: string): Sanitised | undefined {
@@ -16,8 +17,8 @@ function useSanitisedFooter(source: string): Sanitised | undefined {
   useEffect(() => {
     if (!source) return;
     let live = true;
-    import('../../lib/sanitize').then(
-      ({ sanitizeHtml }) => live && setDone({ source, html: sanitizeHtml(source) }),
+    import('../../lib/content').then(
+      ({ renderMarkdown }) => live && setDone({ source, html: renderMarkdown(source) }),
       () => live && setDone({ source, html: null }),
     );
     return () => {

@@ -1,20 +1,22 @@
-import { AppstoreOutlined, HomeOutlined, InfoCircleOutlined, MenuOutlined } from '@ant-design/icons';
+import { AppstoreOutlined, DollarOutlined, HomeOutlined, InfoCircleOutlined, MenuOutlined } from '@ant-design/icons';
 import { Button, Layout, Menu, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { Brand } from './brand';
 import { HeaderActions } from './header-actions';
 
-/** Top-level destinations; pricing joins this list when its screen exists. */
+/** Top-level destinations (spec §2 top nav). */
 const TOP_NAV = [
   { key: '/', labelKey: 'nav.home', icon: <HomeOutlined /> },
   { key: '/token', labelKey: 'nav.console', icon: <AppstoreOutlined /> },
+  { key: '/pricing', labelKey: 'nav.pricing', icon: <DollarOutlined /> },
   { key: '/about', labelKey: 'nav.about', icon: <InfoCircleOutlined /> },
 ];
 
 function selectedTopKey(pathname: string): string[] {
   if (pathname === '/') return ['/'];
   if (pathname.startsWith('/about')) return ['/about'];
+  if (pathname.startsWith('/pricing')) return ['/pricing'];
   // /user/reset is the public reset-confirm page, not part of the console.
   if (pathname === '/user/reset') return [];
   if (['/token', '/user', '/setting'].some((section) => pathname === section || pathname.startsWith(`${section}/`))) {

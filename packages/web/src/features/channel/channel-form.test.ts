@@ -2,7 +2,7 @@ import { autoDisableInfo, modelsForType } from '@modelgate/shared';
 import { describe, expect, it } from 'vitest';
 import { aChannel } from '../../test/fixtures';
 import type { Channel } from './api';
-import { addCustomModels, buildChannelPayload, channelToFormValues, DEFAULT_CHANNEL_VALUES, toInt } from './channel-form';
+import { addCustomModels, buildChannelPayload, channelToFormValues, DEFAULT_CHANNEL_VALUES, settingFlag, toInt, withSettingFlag } from './channel-form';
 import { groupByTag, isTagRow, responseBand } from './channel-status';
 import { buildTagEdit } from './tag-form';
 
@@ -115,5 +115,21 @@ describe('tag dialog (spec §5)', () => {
     expect(buildTagEdit('old', { ...empty, priority: 1.5 })).toEqual({ problem: 'priority' });
     expect(buildTagEdit('old', { ...empty, weight: -1 })).toEqual({ problem: 'weight' });
     expect(buildTagEdit('old', { ...empty, model_mapping: '{' })).toEqual({ problem: 'mapping' });
+  });
+});
+
+describe('setting flags (DeepSeek thinking_to_content)', () => {
+  it('reads a flag of the setting JSON; a text that is not a JSON object gives undefined', () => {
+    expect(settingFlag('', 'thinking_to_content')).toBe(false);
+    expect(settingFlag('{"thinking_to_content": true}', 'thinking_to_content')).toBe(true);
+    expect(settingFlag('{"thinking_to_content": "yes"}', 'thinking_to_content')).toBe(false);
+    expect(settingFlag('{not json', 'thinking_to_content')).toBeUndefined();
+  });
+
+  it('sets or removes the flag and keeps the other keys', () => {
+    expect(JSON.parse(withSettingFlag('{"force_format": true}', 'thinking_to_content', true))).toEqual({ force_format: true, thinking_to_content: true });
+    expect(JSON.parse(withSettingFlag('{"force_format": true, "thinking_to_content": true}', 'thinking_to_content', false))).toEqual({ force_format: true });
+    expect(withSettingFlag('{"thinking_to_content": true}', 'thinking_to_content', false)).toBe('');
+    expect(JSON.parse(withSettingFlag('', 'thinking_to_content', true))).toEqual({ thinking_to_content: true });
   });
 });

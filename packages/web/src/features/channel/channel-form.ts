@@ -76,6 +76,24 @@ export type ChannelFormProblem =
   | 'vertexRegion';
 
 /** JSON text fields must hold an object, or be empty. */
+/**
+ * One boolean flag of the setting JSON, or undefined when the text is not a JSON object (the switch
+ * that edits it is then disabled rather than overwriting what the operator typed).
+ */
+export function settingFlag(text: string | null | undefined, key: string): boolean | undefined {
+  if (!isJsonObjectText(text)) return undefined;
+  const obj = text && text.trim() ? (JSON.parse(text) as Record<string, unknown>) : {};
+  return obj[key] === true;
+}
+
+/** The setting JSON with `key` set (on) or removed (off); other keys kept. */
+export function withSettingFlag(text: string | null | undefined, key: string, on: boolean): string {
+  const obj = text && text.trim() && isJsonObjectText(text) ? (JSON.parse(text) as Record<string, unknown>) : {};
+  if (on) obj[key] = true;
+  else delete obj[key];
+  return Object.keys(obj).length ? JSON.stringify(obj, null, 2) : '';
+}
+
 export function isJsonObjectText(text: string | null | undefined): boolean {
   if (!text || !text.trim()) return true;
   try {

@@ -137,6 +137,24 @@ describe('channel drawer', () => {
     expect(screen.getByLabelText('名称')).toBeTruthy();
   });
 
+  it('a DeepSeek channel has the reasoning-into-content switch, which edits thinking_to_content in the extra settings', async () => {
+    const server = mockApi({
+      ...side,
+      'GET /api/channel/': () => ok([]),
+      'GET /api/channel/:id': () => ok(makeChannel(6, { type: 43, setting: '{"force_format":true}' })),
+      'PUT /api/channel/': (call) => ok({ ...makeChannel(6), ...(call.body as object) }),
+    });
+    renderApp('/channel/edit/6', ROOT_USER);
+    await waitFor(() => expect((screen.getByLabelText('名称') as HTMLInputElement).value).toBe('ch-6'));
+    const toggle = screen.getByRole('switch', { name: '思考内容并入正文' });
+    expect(toggle.getAttribute('aria-checked')).toBe('false');
+    fireEvent.click(toggle);
+    await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('true'));
+    fireEvent.click(button(document, '提交'));
+    await waitFor(() => expect(server.find('PUT', '/api/channel/')).toHaveLength(1));
+    expect(JSON.parse(String((server.find('PUT', '/api/channel/')[0].body as { setting: string }).setting))).toEqual({ force_format: true, thinking_to_content: true });
+  });
+
   it('fetching models is only for types that list them (OpenAI, Gemini)', async () => {
     mockApi({ ...side, 'GET /api/channel/': () => ok([]), 'GET /api/channel/:id': () => ok(makeChannel(5, { type: 43 })) });
     renderApp('/channel/edit/5', ROOT_USER);

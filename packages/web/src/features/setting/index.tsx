@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { Col, Row, Tabs } from 'antd';
+import { Alert, Col, Row, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { useSession } from '../../app/session';
+import { isRoot } from '../../lib/roles';
 import { fetchSelf, settingKeys } from './api';
 import { AccessTokenCard } from './components/access-token-card';
 import { AccountCard } from './components/account-card';
@@ -9,6 +11,10 @@ import { BindingsCard } from './components/bindings-card';
 import { DeleteAccountCard } from './components/delete-account-card';
 import { InviteCard } from './components/invite-card';
 import { PasswordCard } from './components/password-card';
+import { OperationTab, OtherTab, SystemTab } from './sections/tabs';
+
+/** Tabs only the super admin sees (spec §6). */
+const ROOT_TABS = ['operation', 'system', 'other'] as const;
 
 function PersonalTab() {
   const self = useQuery({ queryKey: settingKeys.self, queryFn: fetchSelf });
@@ -44,17 +50,34 @@ function PersonalTab() {
   );
 }
 
-/** Settings, tab chosen by ?tab= (spec §2). Operation, system and other tabs (root) come later. */
+/** Settings, tab chosen by ?tab= (spec §2); a tab the role may not see is refused with a message. */
 export default function SettingPage() {
   const { t } = useTranslation('setting');
+  const { user } = useSession();
   const [params, setParams] = useSearchParams();
-  const items = [{ key: 'personal', label: t('tabs.personal'), children: <PersonalTab /> }];
-  const active = items.some((item) => item.key === params.get('tab')) ? params.get('tab')! : 'personal';
+  const root = isRoot(user);
+  const items = [
+    { key: 'personal', label: t('tabs.personal'), children: <PersonalTab /> },
+    ...(root
+      ? [
+          { key: 'operation', label: t('tabs.operation'), children: <OperationTab /> },
+          { key: 'system', label: t('tabs.system'), children: <SystemTab /> },
+          { key: 'other', label: t('tabs.other'), children: <OtherTab /> },
+        ]
+      : []),
+  ];
+  const asked = params.get('tab');
+  const active = items.some((item) => item.key === asked) ? asked! : 'personal';
+  const denied = !root && (ROOT_TABS as readonly string[]).includes(asked ?? '');
   return (
-    <Tabs
-      activeKey={active}
-      items={items}
-      onChange={(key) => setParams({ tab: key }, { replace: true })}
-    />
+    <>
+      {denied && <Alert type="warning" showIcon className="mg-auth-alert" title={t('tabDenied')} />}
+      <Tabs
+        activeKey={active}
+        items={items}
+        destroyOnHidden
+        onChange={(key) => setParams({ tab: key }, { replace: true })}
+      />
+    </>
   );
 }

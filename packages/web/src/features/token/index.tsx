@@ -28,7 +28,9 @@ export default function TokenPage() {
   const [listQuery, setListQuery] = useState<TokenListQuery>(() => ({ page: 1, size: getPageSize() }));
   const [search, setSearch] = useState<TokenSearchQuery | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
-  const [drawer, setDrawer] = useState<{ open: boolean; id: number | null }>({ open: false, id: null });
+  // `opened` counts openings: each opening mounts a fresh drawer, so its form cannot carry the
+  // previous token's name or unlimited switch into the next one.
+  const [drawer, setDrawer] = useState<{ open: boolean; id: number | null; opened: number }>({ open: false, id: null, opened: 0 });
 
   const list = useQuery({
     queryKey: tokenKeys.list(listQuery),
@@ -88,7 +90,7 @@ export default function TokenPage() {
           setSelected([]);
           setSearch(query.keyword || query.token ? query : null);
         }}
-        onAdd={() => setDrawer({ open: true, id: null })}
+        onAdd={() => setDrawer((old) => ({ open: true, id: null, opened: old.opened + 1 }))}
         onCopySelected={copySelected}
       />
       <TokenTable
@@ -99,7 +101,7 @@ export default function TokenPage() {
         onSelect={setSelected}
         onCopy={(token) => void copyText(fullKey(token), t('copied'))}
         onToggle={(token, status) => toggle.mutate({ token, status })}
-        onEdit={(token) => setDrawer({ open: true, id: token.id })}
+        onEdit={(token) => setDrawer((old) => ({ open: true, id: token.id, opened: old.opened + 1 }))}
         onDelete={(token) => remove.mutate(token)}
         pagination={
           search
@@ -117,6 +119,7 @@ export default function TokenPage() {
         }
       />
       <TokenDrawer
+        key={drawer.opened}
         open={drawer.open}
         tokenId={drawer.id}
         onClose={() => setDrawer((old) => ({ ...old, open: false }))}

@@ -191,4 +191,19 @@ describe('token drawer', () => {
       expired_time: -1,
     });
   });
+  it('opens "add" empty after editing an unlimited token (no values carried over)', async () => {
+    const token = makeToken(4, { name: 'old-unlimited', unlimited_quota: true });
+    mockApi({ ...sideData, 'GET /api/token/': () => ok([token]), 'GET /api/token/:id': () => ok(token) });
+    renderApp('/token', PLAIN_USER);
+    fireEvent.click(await waitFor(() => button(document, '编辑')));
+    const name = (await screen.findByLabelText('名称')) as HTMLInputElement;
+    await waitFor(() => expect(name.value).toBe('old-unlimited'));
+    fireEvent.click(button(document, '取消'));
+    await waitFor(() => expect(screen.queryByLabelText('名称')).toBeNull());
+    fireEvent.click(button(document, '添加令牌'));
+    const fresh = (await screen.findByLabelText('名称')) as HTMLInputElement;
+    expect(fresh.value).toBe('');
+    expect((screen.getByLabelText('设为无限额度') as HTMLInputElement).getAttribute('aria-checked')).toBe('false');
+    expect((screen.getByLabelText('额度') as HTMLInputElement).disabled).toBe(false);
+  });
 });

@@ -15,14 +15,17 @@ class AzureAdapter extends OpenAIWireAdapter {
       slug: 'azure',
       types: [3],
       streamOptions: true,
-      modes: ['chat', 'completions', 'embeddings', 'images', 'speech', 'transcriptions', 'translations'],
-      models: ['gpt-35-turbo', 'gpt-4', 'gpt-4o', 'gpt-4o-mini', 'text-embedding-ada-002', 'dall-e-3', 'whisper', 'tts'],
+      // Azure serves image edits for gpt-image-1 deployments but no variations endpoint (refused 501);
+      // realtime lives at /openai/realtime?deployment= (providers-international §8.5).
+      modes: ['chat', 'completions', 'embeddings', 'images', 'image-edits', 'speech', 'transcriptions', 'translations', 'realtime'],
+      models: ['gpt-35-turbo', 'gpt-4', 'gpt-4o', 'gpt-4o-mini', 'gpt-4o-realtime-preview', 'text-embedding-ada-002', 'dall-e-3', 'whisper', 'tts'],
     });
   }
 
   protected override url(call: UpstreamCall): string {
     const deployment = encodeURIComponent(call.model.replace(/\./g, ''));
     const version = encodeURIComponent(call.ch.other.trim() || DEFAULT_API_VERSION);
+    if (call.mode === 'realtime') return `${trimBase(call.ch.baseUrl)}/openai/realtime?api-version=${version}&deployment=${deployment}`;
     return `${trimBase(call.ch.baseUrl)}/openai/deployments/${deployment}${MODE_PATH[call.mode]}?api-version=${version}`;
   }
 

@@ -6,6 +6,7 @@ import { readUsage } from '../../billing/pricing.js';
 import { AdapterBase } from '../base.js';
 import { parseOpenAIError, trimBase } from '../openai-base.js';
 import type { ChannelTarget, ConvertedReply, RelayMode, RequestInput, StreamTransformer, UpstreamCall, UpstreamError, UpstreamRequest } from '../types.js';
+import { isQianfanV2Key, qianfanV2 } from './qianfan-v2.js';
 import { BaiduTokens } from './token.js';
 
 export const BAIDU_MODELS = [
@@ -58,7 +59,8 @@ const tokens = new BaiduTokens();
  * when the request is signed. Chat and embeddings go to the model's workshop endpoint; bodies and
  * replies are converted in formats/baidu-ernie. Errors arrive as HTTP 200 `{error_code,
  * error_msg}`; 110 / 111 (token invalid / expired) drop the token and ask the pipeline for one
- * more attempt on this channel, which fetches a new one.
+ * more attempt on this channel, which fetches a new one. A Qianfan v2 key (`bce-v3/…`) switches
+ * the channel to v2's OpenAI-compatible API instead (qianfan-v2.ts).
  */
 class BaiduAdapter extends AdapterBase {
   readonly slug = 'baidu';
@@ -76,6 +78,11 @@ class BaiduAdapter extends AdapterBase {
     return `${this.base(call.ch)}/rpc/2.0/ai_custom/v1/wenxinworkshop/${call.mode === 'embeddings' ? 'embeddings' : 'chat'}/${encodeURIComponent(baiduEndpoint(call.model))}`;
   }
 
+  /** A `bce-v3/…` key speaks Qianfan v2 (OpenAI-compatible, Bearer): every step goes to that adapter. */
+  override buildRequest(call: UpstreamCall, input: RequestInput): UpstreamRequest | Promise<UpstreamRequest> {
+    return isQianfanV2Key(call.ch.key) ? qianfanV2.buildRequest(call, input) : super.buildRequest(call, input);
+  }
+
   /** The caller's body (converted to OpenAI chat when it is another format) becomes ERNIE's. */
   protected override body(call: UpstreamCall, input: RequestInput): Buffer | (() => string) {
     const openai = super.body(call, input);
@@ -85,11 +92,13 @@ class BaiduAdapter extends AdapterBase {
   }
 
   override async sign(req: UpstreamRequest, call: UpstreamCall): Promise<UpstreamRequest> {
+    if (isQianfanV2Key(call.ch.key)) return req;
     const token = await tokens.token(call.ch.id, this.base(call.ch), call.ch.key);
     return { ...req, url: `${req.url}?access_token=${encodeURIComponent(token)}` };
   }
 
   override isErrorReply(call: UpstreamCall, json: Record<string, unknown>): boolean {
+    if (isQianfanV2Key(call.ch.key)) return qianfanV2.isErrorReply(call, json);
     if (!baiduFailed(json)) return false;
     if (BAIDU_TOKEN_CODES.has(Number(json.error_code))) tokens.drop(call.ch.id, call.ch.key);
     return true;
@@ -112,6 +121,7 @@ class BaiduAdapter extends AdapterBase {
   }
 
   override convertResponse(call: UpstreamCall, json: Record<string, unknown>, cx: ConvertContext): ConvertedReply | undefined {
+    if (isQianfanV2Key(call.ch.key)) return qianfanV2.convertResponse(call, json, cx);
     if (call.mode === 'embeddings') {
       const body = baiduEmbeddingsResponse(json, cx.callerModel);
       return { body, usage: readUsage(body.usage), text: () => '' };
@@ -123,6 +133,7 @@ class BaiduAdapter extends AdapterBase {
   }
 
   override streamTransformer(call: UpstreamCall, cx: ConvertContext): StreamTransformer {
+    if (isQianfanV2Key(call.ch.key)) return qianfanV2.streamTransformer(call, cx);
     return { ...super.streamTransformer(call, cx), events: baiduEvents(cx.callerModel) };
   }
 }

@@ -1,6 +1,7 @@
-import { aiproxyOverview, creditGrants, openRouterCredits, siliconFlowUserInfo } from '../balance.js';
+import { aiproxyOverview, creditGrants, deepseekBalance, moonshotBalance, openRouterCredits, siliconFlowUserInfo } from '../balance.js';
 import { OpenAIWireAdapter, type OpenAIVendor } from '../openai-base.js';
 import type { RelayMode } from '../types.js';
+import { DeepSeekAdapter, FastGPTAdapter, MiniMaxAdapter, MoonshotAdapter } from './vendors.js';
 
 const TEXT: RelayMode[] = ['chat', 'completions', 'embeddings'];
 const CHAT: RelayMode[] = ['chat'];
@@ -18,10 +19,11 @@ export const VENDORS: OpenAIVendor[] = [
   { slug: 'aiproxy', types: [10], balance: aiproxyOverview('https://aiproxy.io') },
   { slug: 'api2gpt', types: [12], balance: creditGrants('https://api.api2gpt.com', 'total_remaining') },
   { slug: 'aigc2d', types: [13], balance: creditGrants('https://api.aigc2d.com', 'total_available') },
-  { slug: 'ai360', types: [19], modes: TEXT, models: ['360gpt-turbo', '360gpt-pro', '360GPT_S2_V9', 'embedding-bert-512-v1'] },
+  // 360: chat and embeddings on the OpenAI paths (providers-china §6).
+  { slug: 'ai360', types: [19], modes: ['chat', 'embeddings'], models: ['360gpt-turbo', '360gpt-pro', '360gpt2-pro', '360GPT_S2_V9', 'embedding-bert-512-v1', 'embedding_s1_v1'] },
   { slug: 'openrouter', types: [20], modes: TEXT, streamOptions: true, balance: openRouterCredits('https://openrouter.ai/api') },
   { slug: 'fastgpt', types: [22], modes: CHAT },
-  { slug: 'moonshot', types: [25], modes: TEXT, models: ['moonshot-v1-8k', 'moonshot-v1-32k', 'moonshot-v1-128k'] },
+  { slug: 'moonshot', types: [25], modes: TEXT, balance: moonshotBalance('https://api.moonshot.cn'), models: ['moonshot-v1-8k', 'moonshot-v1-32k', 'moonshot-v1-128k'] },
   {
     slug: 'perplexity',
     types: [27],
@@ -29,7 +31,7 @@ export const VENDORS: OpenAIVendor[] = [
     modes: CHAT,
     models: ['llama-3.1-sonar-small-128k-online', 'llama-3.1-sonar-large-128k-online', 'llama-3.1-sonar-huge-128k-online'],
   },
-  { slug: 'lingyiwanwu', types: [31], modes: CHAT, models: ['yi-large', 'yi-medium', 'yi-lightning', 'yi-vision'] },
+  { slug: 'lingyiwanwu', types: [31], modes: CHAT, models: ['yi-lightning', 'yi-large', 'yi-medium', 'yi-vision', 'yi-spark', 'yi-large-turbo', 'yi-large-rag', 'yi-medium-200k'] },
   {
     slug: 'minimax',
     types: [35],
@@ -54,7 +56,10 @@ export const VENDORS: OpenAIVendor[] = [
   },
   // Mistral sends usage in the last chunk unasked and rejects unknown fields with 422.
   { slug: 'mistral', types: [42], modes: ['chat', 'embeddings'], models: ['mistral-large-latest', 'mistral-small-latest', 'open-mistral-nemo', 'codestral-latest', 'mistral-embed'] },
-  { slug: 'deepseek', types: [43], pathStyle: 'root', modes: ['chat', 'completions'], streamOptions: true, models: ['deepseek-chat', 'deepseek-reasoner'] },
+  { slug: 'deepseek', types: [43], pathStyle: 'root', modes: ['chat', 'completions'], streamOptions: true, balance: deepseekBalance('https://api.deepseek.com'), models: ['deepseek-chat', 'deepseek-reasoner'] },
 ];
 
-export const adapters = VENDORS.map((v) => new OpenAIWireAdapter(v));
+/** Vendors whose replies differ from OpenAI's (openai-compatible/vendors.ts); the rest are the plain base. */
+const SPECIAL: Record<string, typeof OpenAIWireAdapter> = { minimax: MiniMaxAdapter, moonshot: MoonshotAdapter, deepseek: DeepSeekAdapter, fastgpt: FastGPTAdapter };
+
+export const adapters = VENDORS.map((v) => new (SPECIAL[v.slug] ?? OpenAIWireAdapter)(v));

@@ -1,13 +1,13 @@
 import { openAIBilling } from '../balance.js';
 import { OpenAIWireAdapter } from '../openai-base.js';
 import type { UpstreamCall } from '../types.js';
-import { MODE_PATH } from '../types.js';
+import { ALL_MODES, MODE_PATH } from '../types.js';
 
 export const OPENAI_MODELS = [
   'gpt-3.5-turbo', 'gpt-3.5-turbo-0125', 'gpt-3.5-turbo-1106', 'gpt-3.5-turbo-16k', 'gpt-3.5-turbo-instruct',
   'gpt-4', 'gpt-4-0613', 'gpt-4-32k', 'gpt-4-turbo', 'gpt-4-turbo-2024-04-09', 'gpt-4-1106-preview', 'gpt-4-0125-preview',
   'gpt-4o', 'gpt-4o-2024-05-13', 'gpt-4o-2024-08-06', 'gpt-4o-2024-11-20', 'chatgpt-4o-latest', 'gpt-4o-mini',
-  'gpt-4o-mini-2024-07-18', 'gpt-4o-audio-preview', 'o1', 'o1-2024-12-17', 'o1-preview', 'o1-mini',
+  'gpt-4o-mini-2024-07-18', 'gpt-4o-audio-preview', 'gpt-4o-realtime-preview', 'o1', 'o1-2024-12-17', 'o1-preview', 'o1-mini',
   'text-embedding-3-small', 'text-embedding-3-large', 'text-embedding-ada-002',
   'text-moderation-latest', 'text-moderation-stable', 'omni-moderation-latest',
   'dall-e-2', 'dall-e-3', 'whisper-1', 'tts-1', 'tts-1-hd', 'tts-1-1106', 'tts-1-hd-1106',
@@ -19,11 +19,22 @@ export const OPENAI_MODELS = [
  */
 class OpenAIAdapter extends OpenAIWireAdapter {
   constructor() {
-    super({ slug: 'openai', types: [1], streamOptions: true, responses: true, models: OPENAI_MODELS, balance: openAIBilling('https://api.openai.com') });
+    super({
+      slug: 'openai',
+      types: [1],
+      // OpenAI's own Realtime API (`/v1/realtime` WebSocket): only OpenAI and Azure serve it.
+      modes: [...ALL_MODES, 'realtime'],
+      streamOptions: true,
+      responses: true,
+      models: OPENAI_MODELS,
+      balance: openAIBilling('https://api.openai.com'),
+    });
   }
 
   protected override url(call: UpstreamCall): string {
     const base = this.base(call.ch);
+    // The Realtime API names the model in the query (`wss://…/v1/realtime?model=`).
+    if (call.mode === 'realtime') return `${super.url(call)}?model=${encodeURIComponent(call.model)}`;
     // A Cloudflare AI Gateway base already ends at the provider segment: no /v1 after it.
     if (base.includes('gateway.ai.cloudflare.com')) return `${base}${call.upstream === 'openai-responses' ? '/responses' : MODE_PATH[call.mode]}`;
     return super.url(call);

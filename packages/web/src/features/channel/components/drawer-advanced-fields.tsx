@@ -1,6 +1,7 @@
 import { Button, Form, Input, InputNumber, Switch } from 'antd';
+import { channelTypeInfo } from '@modelgate/shared';
 import { useTranslation } from 'react-i18next';
-import type { ChannelFormValues } from '../channel-form';
+import { settingFlag, withSettingFlag, type ChannelFormValues } from '../channel-form';
 
 const MAPPING_TEMPLATE = JSON.stringify({ 'gpt-3.5-turbo': 'gpt-3.5-turbo-0125' }, null, 2);
 const STATUS_MAPPING_TEMPLATE = JSON.stringify({ '400': '500' }, null, 2);
@@ -28,6 +29,26 @@ function JsonField({ name, template }: { name: 'model_mapping' | 'status_code_ma
   );
 }
 
+/** DeepSeek's `thinking_to_content`: a switch over that key of the setting JSON. */
+function ThinkingToContentSwitch() {
+  const { t } = useTranslation('channel');
+  const form = Form.useFormInstance<ChannelFormValues>();
+  const type = Form.useWatch('type', form);
+  const setting = Form.useWatch('setting', form);
+  if (!channelTypeInfo(type)?.thinkingToContent) return null;
+  const on = settingFlag(setting, 'thinking_to_content');
+  return (
+    <Form.Item label={t('field.thinkingToContent')} layout="horizontal" colon={false} className="mg-switch-item" extra={t('field.thinkingToContentHint')}>
+      <Switch
+        aria-label={t('field.thinkingToContent')}
+        checked={on === true}
+        disabled={on === undefined}
+        onChange={(checked) => form.setFieldValue('setting', withSettingFlag(setting, 'thinking_to_content', checked))}
+      />
+    </Form.Item>
+  );
+}
+
 /** JSON settings, auto-ban, tag, priority and weight. */
 export function AdvancedFields() {
   const { t } = useTranslation('channel');
@@ -36,6 +57,7 @@ export function AdvancedFields() {
       <JsonField name="model_mapping" template={MAPPING_TEMPLATE} />
       <JsonField name="status_code_mapping" template={STATUS_MAPPING_TEMPLATE} />
       <JsonField name="setting" template={SETTING_TEMPLATE} />
+      <ThinkingToContentSwitch />
       <Form.Item
         name="auto_ban"
         label={t('field.autoBan')}

@@ -4,16 +4,49 @@ import { useTranslation } from 'react-i18next';
 import { LinkButton } from '../../../components/link-button';
 import { useSession } from '../../../app/session';
 import { useStatus } from '../../../app/status';
+import type { StoredStatus } from '../../../lib/storage';
 
-/** Shown while the admin has not set HomePageContent: what this deployment is and how to sign in. */
+/** Label keys of what `/api/status` says is switched on; anything off is not advertised at all. */
+function signInMethods(status: StoredStatus): string[] {
+  const on: Array<[unknown, string]> = [
+    [status.github_oauth, 'githubOAuth'],
+    [status.linuxdo_oauth, 'linuxdoOAuth'],
+    [status.oidc_enabled, 'oidcLogin'],
+    [status.wechat_login, 'wechatLogin'],
+    [status.telegram_oauth, 'telegramOAuth'],
+  ];
+  return ['passwordSignIn', ...on.filter(([flag]) => flag === true).map(([, key]) => key)];
+}
+
+function features(status: StoredStatus): string[] {
+  const on: Array<[unknown, string]> = [
+    [true, 'featurePlayground'],
+    [status.enable_online_topup, 'featureTopup'],
+    [status.enable_drawing, 'featureDrawing'],
+    [status.enable_task, 'featureTask'],
+    [status.enable_data_export, 'featureDashboard'],
+    [!!status.chat_link || (Array.isArray(status.chats) && status.chats.length > 0), 'featureChat'],
+    [status.email_verification, 'featureEmail'],
+    [status.turnstile_check, 'featureTurnstile'],
+  ];
+  return on.filter(([flag]) => flag === true).map(([, key]) => key);
+}
+
+/** Shown while the admin has not set HomePageContent: what this deployment offers and how to sign in. */
 export function DefaultHome() {
   const { t } = useTranslation('home');
   const { status } = useStatus();
   const { user } = useSession();
   const name = status.system_name || 'ModelGate';
-
-  const on = (flag: unknown) =>
-    flag === true ? <Tag color="success">{t('enabled')}</Tag> : <Tag>{t('disabled')}</Tag>;
+  const tags = (keys: string[]) => (
+    <Space size={[4, 4]} wrap>
+      {keys.map((key) => (
+        <Tag key={key} color="blue">
+          {t(key)}
+        </Tag>
+      ))}
+    </Space>
+  );
 
   return (
     <Space orientation="vertical" size="large" className="mg-stack">
@@ -35,12 +68,8 @@ export function DefaultHome() {
           <Descriptions.Item label={t('startTime')}>
             {status.start_time ? dayjs.unix(status.start_time).format('YYYY-MM-DD HH:mm:ss') : t('unknown')}
           </Descriptions.Item>
-          <Descriptions.Item label={t('emailVerification')}>{on(status.email_verification)}</Descriptions.Item>
-          <Descriptions.Item label={t('githubOAuth')}>{on(status.github_oauth)}</Descriptions.Item>
-          <Descriptions.Item label={t('linuxdoOAuth')}>{on(status.linuxdo_oauth)}</Descriptions.Item>
-          <Descriptions.Item label={t('wechatLogin')}>{on(status.wechat_login)}</Descriptions.Item>
-          <Descriptions.Item label={t('telegramOAuth')}>{on(status.telegram_oauth)}</Descriptions.Item>
-          <Descriptions.Item label={t('turnstile')}>{on(status.turnstile_check)}</Descriptions.Item>
+          <Descriptions.Item label={t('signIn')}>{tags(signInMethods(status))}</Descriptions.Item>
+          <Descriptions.Item label={t('features')}>{tags(features(status))}</Descriptions.Item>
         </Descriptions>
       </Card>
     </Space>

@@ -7,6 +7,7 @@ import { GroupTag } from '../../../components/user-tags';
 import { formatQuota, isConsumeLog, logTypeColor, parseLogOther, usedChannels } from '@modelgate/shared';
 import { PAGE_SIZE_OPTIONS } from '../../../lib/storage';
 import type { LogEntry } from '../api';
+import { localizeLogContent } from '../log-content';
 import { frtTone, useTimeTone } from '../log-other';
 import { LogDetail } from './log-detail';
 
@@ -43,7 +44,7 @@ function UseTime({ entry }: { entry: LogEntry }) {
 }
 
 export function LogTable(props: LogTableProps) {
-  const { t } = useTranslation('log');
+  const { t, i18n } = useTranslation('log');
   const { quotaDisplay } = useStatus();
   const consumeOnly = (render: (entry: LogEntry) => ReactNode) => (_: unknown, entry: LogEntry) =>
     isConsumeLog(entry.type) ? render(entry) : null;
@@ -101,11 +102,14 @@ export function LogTable(props: LogTableProps) {
     {
       title: t('column.detail'),
       key: 'content',
-      render: (_, entry) => (
-        <Typography.Paragraph className="mg-log-content" ellipsis={{ rows: 2, tooltip: entry.content }}>
-          {entry.content}
-        </Typography.Paragraph>
-      ),
+      render: (_, entry) => {
+        const content = localizeLogContent(entry.content, t, i18n.language);
+        return (
+          <Typography.Paragraph className="mg-log-content" ellipsis={{ rows: 2, tooltip: content }}>
+            {content}
+          </Typography.Paragraph>
+        );
+      },
     },
   ];
 

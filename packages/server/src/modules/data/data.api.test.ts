@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runQuotaDataExport } from '../../jobs/quota-data.job.js';
+import { ApiClient } from '../../test-support/api-client.js';
+import { addCaller, addChannel, consumeLogs, startRelayHarness, type RelayHarness, type TestCaller } from '../../test-support/relay-fixtures.js';
+import { testDbKinds } from '../../test-support/test-db.js';
+import { hashPassword } from '../users/password.js';
+import { hourOf } from './quota-data.repository.js';
+
+/** The quota_data export job and the dashboard API after real relay traffic through the OpenAI fake. */
+describe.each(testDbKinds())('data dashboard on %s', (kind) => {
+  let h: RelayHarness;
+  let bob: TestCaller;
+  let carol: TestCaller;
+  let bobApi: ApiClient;
+  const messages = [{ role: 'user' as const, content: 'Hello there friend' }];
+  const db = () => h.server.ctx.db.db;
+
+  async function login(c: TestCaller, username: string): Promise<ApiClient> {
+    const hash = await hashPassword('password123');
+    await db().updateTable('users').set({ username, password: hash }).where('id', '=', c.userId).execute();
+    const api = new ApiClient(h.server.url);
+    await api.login(username, 'password123');
+    return api;
+  }
+
+  beforeAll(async () => {
+    h = await startRelayHarness({ kind });
+    await addChannel(h.root, { base_url: h.fake.url, models: 'gpt-4o-mini,gpt-4' });
+    bob = await addCaller(h);
+    carol = await addCaller(h);
+    bobApi = await login(bob, 'bob');
+    await login(carol, 'carol');
+    await bob.client.chat.completions.create({ model: 'gpt-4o-mini', messages });
+    await bob.client.chat.completions.create({ model: 'gpt-4o-mini', messages });
+    await bob.client.chat.completions.create({ model: 'gpt-4', messages });
+    await carol.client.chat.completions.create({ model: 'gpt-4o-mini', messages });
+  });
+  afterAll(() => h.close());
+
+  const sums = async (c: TestCaller, model: string) => {
+    const rows = (await consumeLogs(h, c.userId)).filter((l) => l.model_name === model);
+    return {
+      count: rows.length,
+      quota: rows.reduce((a, l) => a + Number(l.quota), 0),
+      token_used: rows.reduce((a, l) => a + Number(l.prompt_tokens) + Number(l.completion_tokens), 0),
+    };
+  };
+
+  it('aggregates consume rows per user × model × hour, exactly, and a re-run changes nothing', async () => {
+    expect(await runQuotaDataExport(h.server.ctx)).toBe(3);
+    const rows = await db().selectFrom('quota_data').selectAll().orderBy('user_id').orderBy('model_name').execute();
+    const hour = hourOf(Math.floor(Date.now() / 1000));
+    const expectRow = async (c: TestCaller, username: string, model: string) => {
+      const row = rows.find((r) => Number(r.user_id) === c.userId && r.model_name === model)!;
+      expect({ username: row.username, created_at: Number(row.created_at), count: Number(row.count), quota: Number(row.quota), token_used: Number(row.token_used) }).toEqual({
+        username,
+        created_at: hour,
+        ...(await sums(c, model)),
+      });
+    };
+    await expectRow(bob, 'bob', 'gpt-4o-mini');
+    await expectRow(bob, 'bob', 'gpt-4');
+    await expectRow(carol, 'carol', 'gpt-4o-mini');
+    expect((await sums(bob, 'gpt-4o-mini')).count).toBe(2);
+
+    await runQuotaDataExport(h.server.ctx);
+    await runQuotaDataExport(h.server.ctx);
+    const again = await db().selectFrom('quota_data').selectAll().orderBy('user_id').orderBy('model_name').execute();
+    expect(again.map((r) => ({ ...r, id: 0 }))).toEqual(rows.map((r) => ({ ...r, id: 0 })));
+  });
+
+  it('picks up traffic after the last run, and does nothing while data export is off', async () => {
+    await bob.client.chat.completions.create({ model: 'gpt-4', messages });
+    await h.server.ctx.options.set('DataExportEnabled', 'false');
+    expect(await runQuotaDataExport(h.server.ctx)).toBe(0);
+    await h.server.ctx.options.set('DataExportEnabled', 'true');
+    await runQuotaDataExport(h.server.ctx);
+    const row = await db().selectFrom('quota_data').selectAll().where('user_id', '=', bob.userId).where('model_name', '=', 'gpt-4').executeTakeFirstOrThrow();
+    expect(Number(row.count)).toBe(2);
+    expect(Number(row.quota)).toBe((await sums(bob, 'gpt-4')).quota);
+  });
+
+  it('GET /api/data/ sums every user per model and hour, or filters one username; self sees only its own', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const q = `start_timestamp=${now - 86400}&end_timestamp=${now + 3600}&default_time=hour`;
+    const all = await h.root.get(`/api/data/?username=&${q}`);
+    expect(all.body.success).toBe(true);
+    const mini = all.body.data.find((r: { model_name: string }) => r.model_name === 'gpt-4o-mini');
+    const b = await sums(bob, 'gpt-4o-mini');
+    const c = await sums(carol, 'gpt-4o-mini');
+    expect(mini).toEqual({ model_name: 'gpt-4o-mini', created_at: hourOf(now), count: b.count + c.count, quota: b.quota + c.quota, token_used: b.token_used + c.token_used });
+
+    const onlyCarol = await h.root.get(`/api/data/?username=carol&${q}`);
+    expect(onlyCarol.body.data).toEqual([{ model_name: 'gpt-4o-mini', created_at: hourOf(now), ...c }]);
+
+    const self = await bobApi.get(`/api/data/self/?${q}`);
+    expect(self.body.data.map((r: { model_name: string }) => r.model_name).sort()).toEqual(['gpt-4', 'gpt-4o-mini']);
+    expect(self.body.data.find((r: { model_name: string }) => r.model_name === 'gpt-4o-mini')).toMatchObject(b);
+
+    // Outside the range: an empty array, never null.
+    expect((await h.root.get(`/api/data/?start_timestamp=${now + 7200}&end_timestamp=${now + 9000}`)).body.data).toEqual([]);
+  });
+
+  it('refuses a self query over more than a month, and the admin call to a plain user', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const long = await bobApi.get(`/api/data/self?start_timestamp=${now - 40 * 86400}&end_timestamp=${now}`);
+    expect(long.body).toMatchObject({ success: false, message: 'The time span cannot exceed one month' });
+    const admin = await bobApi.get('/api/data/');
+    expect(admin.body.success).toBe(false);
+  });
+});

@@ -1,0 +1,98 @@
+import { LogType } from '@modelgate/shared';
+import type { QuotaDataEntry } from '@modelgate/shared/api';
+import type { Db } from '../../db/client.js';
+import { upsert } from '../../db/dialect.js';
+
+export const HOUR_SEC = 3600;
+/** Rows written per statement when an hour is flushed. */
+const UPSERT_BATCH = 200;
+
+/** The start of the hour `ts` falls in (Unix seconds, UTC hours like the reference). */
+export function hourOf(ts: number): number {
+  return ts - (((ts % HOUR_SEC) + HOUR_SEC) % HOUR_SEC);
+}
+
+/**
+ * quota_data: consumption per user × model × hour (reference §3.8), derived from the consume log
+ * rows. An hour is always recomputed whole from the log and written with set semantics, so
+ * running the export twice, or on two nodes at once, gives the same rows.
+ */
+export class QuotaDataRepository {
+  constructor(private readonly handle: Db) {}
+
+  private get db() {
+    return this.handle.db;
+  }
+
+  /** Start of the newest hour already exported, if any. */
+  async newestHour(): Promise<number | undefined> {
+    const r = await this.db.selectFrom('quota_data').select((eb) => eb.fn.max('created_at').as('m')).executeTakeFirst();
+    return r?.m === null || r?.m === undefined ? undefined : Number(r.m);
+  }
+
+  /** Start of the first hour at or after `from` that has a consume row, if any. */
+  async nextLogHour(from: number): Promise<number | undefined> {
+    const r = await this.db
+      .selectFrom('logs')
+      .select((eb) => eb.fn.min('created_at').as('m'))
+      .where('created_at', '>=', from)
+      .where('type', '=', LogType.Consume)
+      .executeTakeFirst();
+    return r?.m === null || r?.m === undefined ? undefined : hourOf(Number(r.m));
+  }
+
+  /** Recomputes one hour from the log; returns how many (user, model) rows it wrote. */
+  async exportHour(hour: number): Promise<number> {
+    const rows = await this.db
+      .selectFrom('logs')
+      .select((eb) => [
+        'user_id',
+        'model_name',
+        eb.fn.max('username').as('username'),
+        eb.fn.countAll().as('count'),
+        eb.fn.sum('quota').as('quota'),
+        eb.fn.sum(eb('prompt_tokens', '+', eb.ref('completion_tokens'))).as('token_used'),
+      ])
+      .where('created_at', '>=', hour)
+      .where('created_at', '<', hour + HOUR_SEC)
+      .where('type', '=', LogType.Consume)
+      .groupBy(['user_id', 'model_name'])
+      .execute();
+    const values = rows.map((r) => ({
+      user_id: Number(r.user_id),
+      username: String(r.username ?? '').slice(0, 64),
+      model_name: r.model_name,
+      created_at: hour,
+      count: Number(r.count),
+      quota: Number(r.quota ?? 0),
+      token_used: Number(r.token_used ?? 0),
+    }));
+    for (let i = 0; i < values.length; i += UPSERT_BATCH) {
+      await upsert(this.db, this.handle.kind, 'quota_data', values.slice(i, i + UPSERT_BATCH), ['user_id', 'model_name', 'created_at'], ['username', 'count', 'quota', 'token_used']);
+    }
+    return values.length;
+  }
+
+  /**
+   * Hourly buckets per model between `start` and `end` (inclusive), summed over the matching users:
+   * one user by id (`/api/data/self`) or by username (the admin filter), else everyone.
+   */
+  async query(f: { start: number; end: number; userId?: number; username?: string }): Promise<QuotaDataEntry[]> {
+    let q = this.db.selectFrom('quota_data').where('created_at', '>=', f.start).where('created_at', '<=', f.end);
+    if (f.userId !== undefined) q = q.where('user_id', '=', f.userId);
+    if (f.username) q = q.where('username', '=', f.username);
+    const rows = await q
+      .select((eb) => ['model_name', 'created_at', eb.fn.sum('token_used').as('token_used'), eb.fn.sum('count').as('count'), eb.fn.sum('quota').as('quota')])
+      .groupBy(['model_name', 'created_at'])
+      .orderBy('created_at')
+      .orderBy('model_name')
+      .execute();
+    return rows.map((r) => ({
+      model_name: r.model_name,
+      created_at: Number(r.created_at),
+      token_used: Number(r.token_used ?? 0),
+      count: Number(r.count ?? 0),
+      quota: Number(r.quota ?? 0),
+    }));
+  }
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { AhoCorasick } from './aho-corasick.js';
+
+/** The obvious answer the automaton must agree with. */
+function naive(words: string[], text: string): string[] {
+  const t = text.toLowerCase();
+  return [...new Set(words.map((w) => w.trim().toLowerCase()).filter(Boolean))].filter((w) => t.includes(w)).sort();
+}
+
+describe('AhoCorasick', () => {
+  it('finds every word, overlapping and nested ones included, ignoring case', () => {
+    const ac = new AhoCorasick(['he', 'she', 'his', 'hers', 'HERSELF']);
+    expect(ac.findAll('uSHErs and herself').sort()).toEqual(['he', 'hers', 'herself', 'she']);
+  });
+
+  it('matches Chinese words and words that are suffixes of others', () => {
+    const ac = new AhoCorasick(['敏感', '感词', '词']);
+    expect(ac.findAll('这里有敏感词').sort()).toEqual(['感词', '敏感', '词'].sort());
+    expect(ac.test('没有问题')).toBe(false);
+  });
+
+  it('ignores blank lines and surrounding spaces in the word list', () => {
+    const ac = new AhoCorasick(['', '  bad  ', '\t']);
+    expect(ac.size).toBe(1);
+    expect(ac.findAll('a BAD day')).toEqual(['bad']);
+    expect(new AhoCorasick([]).findAll('anything')).toEqual([]);
+  });
+
+  it('agrees with a naive scan on random texts', () => {
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const alphabet = 'abcAB';
+    const word = (len: number) => Array.from({ length: len }, () => alphabet[rand(alphabet.length)]).join('');
+    for (let round = 0; round < 200; round++) {
+      const words = Array.from({ length: 1 + rand(6) }, () => word(1 + rand(4)));
+      const text = word(rand(40));
+      expect(new AhoCorasick(words).findAll(text).sort(), `${JSON.stringify(words)} in ${text}`).toEqual(naive(words, text));
+    }
+  });
+});
