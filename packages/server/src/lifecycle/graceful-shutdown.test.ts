@@ -138,11 +138,12 @@ describe('graceful stop past SHUTDOWN_TIMEOUT', () => {
     const slow = await startFakeOpenAI({ chunkCount: 400, chunkDelayMs: 50 });
     try {
       const root = await rootClient(s.node.url);
-      await addChannel(root, { base_url: slow.url, models: 'gpt-4-slow' });
+      // A priced model only this slow channel serves (an unpriced one is refused before any upstream call).
+      await addChannel(root, { base_url: slow.url, models: 'gpt-4-0613' });
       const res = await fetch(`${s.node.url}/v1/chat/completions`, {
         method: 'POST',
         headers: { authorization: `Bearer sk-${s.key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'gpt-4-slow', stream: true, messages: [{ role: 'user', content: 'A very long story' }] }),
+        body: JSON.stringify({ model: 'gpt-4-0613', stream: true, messages: [{ role: 'user', content: 'A very long story' }] }),
       });
       const reader = res.body!.getReader();
       await reader.read();

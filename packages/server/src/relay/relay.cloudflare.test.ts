@@ -13,7 +13,7 @@ const messages = [{ role: 'user' as const, content: 'Hello there friend' }];
 beforeAll(async () => {
   h = await startRelayHarness();
   cf = await startFakeCloudflare({ apiTokens: ['cf-token_1'] });
-  await h.server.ctx.options.set('ModelRatio', JSON.stringify({ [CHAT]: 2, [EMBED]: 0.5, '@cf/qwen/qwen1.5-14b-chat-awq': 1 }));
+  await h.server.ctx.options.set('ModelRatio', JSON.stringify({ [CHAT]: 2, [EMBED]: 0.5, '@cf/qwen/qwen1.5-14b-chat-awq': 1, '@cf/meta/llama-3.2-3b-instruct': 1 }));
   await h.server.ctx.options.set('CompletionRatio', JSON.stringify({ [CHAT]: 3 }));
   await addChannel(h.root, { type: 39, key: 'cf-token_1', other: FAKE_CLOUDFLARE_ACCOUNT, base_url: cf.url, models: `${CHAT},${EMBED}` });
 });

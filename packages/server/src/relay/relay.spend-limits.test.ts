@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcile } from '../ledger/reconcile.js';
-import { addCaller, addChannel, balances, consumeLogs, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
+import { addCaller, addChannel, balances, consumeLogs, priceModels, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
 import { testDbKinds } from '../test-support/test-db.js';
 
 const messages = [{ role: 'user' as const, content: 'Tell me a long story about the sea' }];
@@ -41,6 +41,7 @@ describe.each(testDbKinds())('spend limits on %s', (kind) => {
     h = await startRelayHarness({ kind, fake: { chunkCount: 2000 } });
     runaway = await startRunawayUpstream(5000);
     await addChannel(h.root, { base_url: h.fake.url, models: 'gpt-4,gpt-4o' });
+    await priceModels(h, ['gpt-4-runaway'], 15);
     await addChannel(h.root, { base_url: runaway.url, models: 'gpt-4-runaway', model_mapping: '' });
   });
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rootClient } from '../test-support/api-client.js';
 import { multiNodeDbKinds, startCluster, type TestCluster } from '../test-support/multinode.js';
-import { addCaller, addChannel, balances, consumeLogs, startRelayHarness, type RelayHarness, type TestCaller } from '../test-support/relay-fixtures.js';
+import { addCaller, addChannel, balances, consumeLogs, priceModels, startRelayHarness, type RelayHarness, type TestCaller } from '../test-support/relay-fixtures.js';
 
 /** One chat request with the caller's raw key; the status, Retry-After and the error body. */
 async function call(url: string, key: string, opts: { model?: string; stream?: boolean; lang?: string } = {}) {
@@ -22,6 +22,7 @@ describe('usage limits: per-token RPM and TPM, per-user concurrency', () => {
     h = await startRelayHarness();
     slow = await startFakeOpenAI({ chunkCount: 30, chunkDelayMs: 40 });
     await addChannel(h.root, { base_url: h.fake.url, models: 'gpt-4o-mini' });
+    await priceModels(h, ['m-slow']);
     await addChannel(h.root, { base_url: slow.url, models: 'm-slow' });
   });
   afterAll(async () => {

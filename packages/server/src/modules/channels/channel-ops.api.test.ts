@@ -103,7 +103,7 @@ describe('channel tests, test-all and balances', () => {
     expect(r.body).toMatchObject({ success: true, balance: 99.5 });
     expect((await channel(id)).balance).toBe(99.5);
 
-    const other = await addChannel(h.root, { type: 43, base_url: h.fake.url, key: 'sk-good', models: 'deepseek-chat' });
+    const other = await addChannel(h.root, { type: 42, base_url: h.fake.url, key: 'sk-good', models: 'mistral-small-latest' });
     expect((await h.root.get(`/api/channel/update_balance/${other}`)).body).toMatchObject({ success: false, message: expect.stringMatching(/not supported by this provider/) });
 
     h.fake.setBalance({ hardLimitUsd: 10, totalUsageCents: 1000 });

@@ -54,6 +54,9 @@ export function UserTable(props: UserTableProps) {
       ),
     },
     { title: t('column.group'), dataIndex: 'group', render: (group: string) => <GroupTag group={group} /> },
+    // Role and status sit before the wide usage and invitation columns: at 1366 px those scroll under the fixed actions.
+    { title: t('column.role'), dataIndex: 'role', render: (role: number) => <RoleTag role={role} /> },
+    { title: t('column.status'), key: 'status', render: (_, user) => <UserStatusTag user={user} /> },
     {
       title: t('column.quota'),
       key: 'quota',
@@ -86,8 +89,6 @@ export function UserTable(props: UserTableProps) {
         </div>
       ),
     },
-    { title: t('column.role'), dataIndex: 'role', render: (role: number) => <RoleTag role={role} /> },
-    { title: t('column.status'), key: 'status', render: (_, user) => <UserStatusTag user={user} /> },
     {
       title: t('column.actions'),
       key: 'actions',
