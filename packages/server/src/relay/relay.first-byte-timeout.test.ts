@@ -1,6 +1,6 @@
 import { startFakeOpenAI, type FakeOpenAI } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addCaller, addChannel, balances, consumeLogs, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
+import { addCaller, addChannel, balances, consumeLogs, priceModels, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
 
 /** RELAY_FIRST_BYTE_TIMEOUT: a stream whose upstream sends nothing in time moves to another channel. */
 let h: RelayHarness;
@@ -10,6 +10,7 @@ const messages = [{ role: 'user' as const, content: 'Hi there' }];
 beforeAll(async () => {
   h = await startRelayHarness({ env: { RELAY_FIRST_BYTE_TIMEOUT: '1' } });
   slow = await startFakeOpenAI();
+  await priceModels(h, ['m-slow', 'm-allslow']);
 });
 afterAll(async () => {
   await slow.close();
