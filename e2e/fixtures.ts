@@ -110,6 +110,22 @@ export async function consoleApi<T = unknown>(page: Page, method: string, url: s
   return json.data;
 }
 
+/**
+ * Sets one model's entry in a JSON price option (`ModelRatio`, `ModelPrice`) as root, keeping the
+ * others. Spec files run side by side and each reads, changes and writes the whole option, so the
+ * entry is read back and written again if another file's write lost it.
+ */
+export async function setModelEntry(page: Page, key: 'ModelRatio' | 'ModelPrice', model: string, value: number): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const options = await consoleApi<{ key: string; value: string }[]>(page, 'GET', '/api/option/');
+    const current = JSON.parse(options.find((o) => o.key === key)?.value || '{}') as Record<string, number>;
+    if (attempt > 0 && current[model] === value) return;
+    await consoleApi(page, 'PUT', '/api/option/', { key, value: JSON.stringify({ ...current, [model]: value }, null, 2) });
+    await page.waitForTimeout(100 * (attempt + 1));
+  }
+  throw new Error(`${key}: the entry for ${model} did not stay`);
+}
+
 /** A translation as a pattern: the given variables are filled in, the others match anything. */
 export function trPattern(lang: Lang, key: string, vars: Record<string, string | number> = {}): RegExp {
   const marker = '\u0000';

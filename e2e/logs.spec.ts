@@ -6,6 +6,7 @@ import {
   FAKE_KEY,
   FAKE_UPSTREAM,
   loginAsRoot,
+  setModelEntry,
   test,
   tr,
   useLanguage,
@@ -48,6 +49,8 @@ for (const lang of ['zh', 'en'] as Lang[]) {
         type: 1, name, key: FAKE_KEY, base_url: FAKE_UPSTREAM, models, groups: ['default'], group: 'default', auto_ban: 1,
       });
     }
+    // Priced, so the call reaches the upstream that refuses it (an unpriced model is refused locally).
+    await setModelEntry(page, 'ModelRatio', faultModel, 1);
     const client = new OpenAI({ baseURL: `${baseURL}/v1`, apiKey: await newToken(page, run), maxRetries: 0 });
 
     const reply = await client.chat.completions.create({ model: 'gpt-4', messages: [{ role: 'user', content: 'trace this call in the log' }] });

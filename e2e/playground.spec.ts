@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { startFakeOpenAI, type FakeOpenAI } from '@modelgate/testkit';
-import { consoleApi, expect, login, loginAsRoot, test, tr, uniqueName, type Lang } from './fixtures';
+import { consoleApi, expect, login, loginAsRoot, setModelEntry, test, tr, uniqueName, type Lang } from './fixtures';
 
 /**
  * The playground and the chat links (issue 19): a streamed answer through a testkit fake, one
@@ -30,6 +30,8 @@ async function shot(page: Page, name: string, width: number) {
 async function setUp(page: Page, lang: Lang, fake: FakeOpenAI, model: string, baseURL: string): Promise<string> {
   await loginAsRoot(page, lang);
   await consoleApi(page, 'POST', '/api/channel/', { type: 1, name: model, key: 'sk-any', base_url: fake.url, models: model, groups: ['default'], group: 'default' });
+  // An unpriced model is refused before any upstream call: this test's model is billed at ratio 1.
+  await setModelEntry(page, 'ModelRatio', model, 1);
   // The chat client is this server's Gemini model list, which answers only to a valid key.
   const options = await consoleApi<Array<{ key: string; value: string }>>(page, 'GET', '/api/option/');
   const chats = JSON.parse(options.find((o) => o.key === 'Chats')?.value ?? '[]') as Array<Record<string, string>>;

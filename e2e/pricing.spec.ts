@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import OpenAI from 'openai';
-import { consoleApi, expect, FAKE_KEY, FAKE_UPSTREAM, loginAsRoot, test, tr, useLanguage, type Lang } from './fixtures';
+import { consoleApi, expect, FAKE_KEY, FAKE_UPSTREAM, loginAsRoot, setModelEntry, test, tr, useLanguage, type Lang } from './fixtures';
 
 /**
  * Pricing end to end: a price saved by the super admin shows on the public pricing page and bills
@@ -29,11 +29,7 @@ async function newToken(page: Page, name: string): Promise<string> {
   return `sk-${token!.key}`;
 }
 
-async function setPrice(page: Page, model: string, price: number): Promise<void> {
-  const options = await consoleApi<{ key: string; value: string }[]>(page, 'GET', '/api/option/');
-  const current = JSON.parse(options.find((o) => o.key === 'ModelPrice')!.value) as Record<string, number>;
-  await consoleApi(page, 'PUT', '/api/option/', { key: 'ModelPrice', value: JSON.stringify({ ...current, [model]: price }, null, 2) });
-}
+const setPrice = (page: Page, model: string, price: number) => setModelEntry(page, 'ModelPrice', model, price);
 
 async function shot(page: Page, name: string): Promise<void> {
   if (!shots) return;
