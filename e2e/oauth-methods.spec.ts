@@ -13,8 +13,12 @@ let fake: FakeOAuth;
 let wechat: FakeWeChatServer;
 const WECHAT_TOKEN = 'mg-e2e-wechat-token';
 
+// Each flow crosses the console, the server and the fake provider several times: slow on a busy 2-core machine.
+test.describe.configure({ timeout: 120_000 });
+
 test.beforeAll(async () => {
-  fake = await startFakeOAuth({ ...CLIENT, identity: identity(), requirePkce: true });
+  // The fake's requirePkce would apply to LinuxDO too, which has no PKCE; ModelGate sends S256 to OIDC regardless.
+  fake = await startFakeOAuth({ ...CLIENT, identity: identity() });
   wechat = await startFakeWeChatServer({ token: WECHAT_TOKEN });
   await setOptions({
     // Both fakes listen on loopback, which outbound fetches reach only when the operator allows it.

@@ -34,6 +34,9 @@ async function ownerOf(who: FakeIdentity): Promise<void> {
   }
 }
 
+// Each flow crosses the console, the server and the fake provider several times: slow on a busy 2-core machine.
+test.describe.configure({ timeout: 120_000 });
+
 test.beforeAll(async () => {
   fake = await startFakeOAuth({ ...CLIENT, identity: identity() });
   await setOptions({

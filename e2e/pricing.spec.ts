@@ -29,6 +29,9 @@ async function newToken(page: Page, name: string): Promise<string> {
   return `sk-${token!.key}`;
 }
 
+// Several relayed calls, an export run and screenshots per test: slow on a busy 2-core machine.
+test.describe.configure({ timeout: 120_000 });
+
 const setPrice = (page: Page, model: string, price: number) => setModelEntry(page, 'ModelPrice', model, price);
 
 async function shot(page: Page, name: string): Promise<void> {

@@ -109,7 +109,8 @@ for (const lang of ['zh', 'en'] as Lang[]) {
 
     for (const [tab, names] of Object.entries(TABS)) {
       await page.goto(`/setting?tab=${tab}`);
-      await expect(page.locator('.ant-tabs-tab-active')).toHaveText(t(`setting:tabs.${tab}`));
+      // The settings tabs are the outermost; the ratio editor has tabs of its own further down.
+      await expect(page.locator('.ant-tabs-tab-active').first()).toHaveText(t(`setting:tabs.${tab}`));
       for (const name of names) {
         const card = section(page, name);
         await expect(card.locator('.ant-card-head-title')).toHaveText(t(`setting:section.${name}`));
@@ -143,13 +144,14 @@ for (const lang of ['zh', 'en'] as Lang[]) {
     await groups.getByRole('button', { name: t('setting:section.save', { name: t('setting:section.groups') }), exact: true }).click();
     await expect(page.getByText(`${t('setting:option.GroupRatio.label')}: ${lang === 'zh' ? '不是合法的 JSON 字符串' : 'Not a valid JSON string'}`)).toBeVisible();
 
-    // System: a sign-in method is refused without its configuration.
+    // System: a check is refused without its configuration. (Turnstile: the sign-in methods are
+    // configured by the sign-in spec files running beside this one.)
     await page.goto('/setting?tab=system');
-    const github = section(page, 'github');
-    await github.getByLabel(t('setting:option.GitHubOAuthEnabled.label'), { exact: true }).click();
-    await github.getByRole('button', { name: t('setting:section.save', { name: t('setting:section.github') }), exact: true }).click();
-    await expect(page.getByText(new RegExp(`^${t('setting:option.GitHubOAuthEnabled.label')}: .*GitHub`))).toBeVisible();
-    expect((await consoleApi<{ github_oauth: boolean }>(page, 'GET', '/api/status')).github_oauth).toBe(false);
+    const turnstile = section(page, 'turnstile');
+    await turnstile.getByLabel(t('setting:option.TurnstileCheckEnabled.label'), { exact: true }).click();
+    await turnstile.getByRole('button', { name: t('setting:section.save', { name: t('setting:section.turnstile') }), exact: true }).click();
+    await expect(page.getByText(new RegExp(`^${t('setting:option.TurnstileCheckEnabled.label')}: .*Turnstile`))).toBeVisible();
+    expect((await consoleApi<{ turnstile_check: boolean }>(page, 'GET', '/api/status')).turnstile_check).toBe(false);
 
     // Other: the footer is rendered (Markdown, sanitised) on every page once saved.
     await page.goto('/setting?tab=other');
