@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockApi, ok } from '../test/mock-api';
 import { PLAIN_USER, renderApp } from '../test/render';
@@ -6,13 +6,6 @@ import { PLAIN_USER, renderApp } from '../test/render';
 const tokenList = { 'GET /api/token/': () => ok([]), 'GET /api/user/models': () => ok([]), 'GET /api/user/self/groups': () => ok({}) };
 
 describe('console redirects (issue 17 item 9)', () => {
-  it('sends a signed-in user from /login to the console instead of showing the form', async () => {
-    mockApi(tokenList);
-    const { router } = renderApp('/login', PLAIN_USER);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/token'));
-    expect(screen.queryByLabelText('密码')).toBeNull();
-  });
-
   it('routes /console to the token list', async () => {
     mockApi(tokenList);
     const { router } = renderApp('/console', PLAIN_USER);

@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Alert, Button, Form, Input } from 'antd';
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useSession } from '../../app/session';
 import { AuthCard } from '../../components/auth-card';
 import { TurnstileWidget, useTurnstile } from '../../components/turnstile';
@@ -22,7 +22,7 @@ export default function LoginPage() {
   const { t } = useTranslation('auth');
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const { signIn, user } = useSession();
+  const { signIn } = useSession();
   const turnstile = useTurnstile();
   const [form] = Form.useForm<LoginBody>();
   const { status } = useStatus();
@@ -65,9 +65,6 @@ export default function LoginPage() {
     }
     mutation.mutate(input);
   };
-
-  // A signed-in visitor has nothing to do here (a bookmark, the back button): go to the console.
-  if (user && !mutation.isPending) return <Navigate to="/token" replace />;
 
   return (
     <AuthCard
