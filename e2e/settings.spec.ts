@@ -3,6 +3,8 @@ import OpenAI from 'openai';
 import { consoleApi, expect, FAKE_UPSTREAM, login, loginAsRoot, register, test, tr, uniqueName, useLanguage, type Lang } from './fixtures';
 
 test('personal settings: invite link, access token, password change and account deletion', async ({ page, baseURL }) => {
+  // Register, sign in, four cards and a deletion: slower than the default budget on a busy 2-core machine.
+  test.setTimeout(120_000);
   const lang = 'zh';
   const username = uniqueName('p');
   await register(page, lang, username, 'password123');
