@@ -55,13 +55,13 @@ export default function OAuthLoginButtons() {
             {t('oauth.with.wechat')}
           </Button>
         )}
-        {telegram && <TelegramWidget botName={status.telegram_bot_name ?? ''} onAuth={(auth) => void telegramLogin(auth).then((u) => done(u, '/'), () => undefined)} />}
+        {telegram && <TelegramWidget botName={status.telegram_bot_name ?? ''} onAuth={(auth) => void telegramLogin(auth).then((u) => done(u, '/token'), () => undefined)} />}
       </Space>
       <WeChatModal
         open={wechatOpen}
         qrcode={status.wechat_qrcode ?? ''}
         onCancel={() => setWechatOpen(false)}
-        onSubmit={async (code) => done(await wechatLogin(code), '/')}
+        onSubmit={async (code) => done(await wechatLogin(code), '/token')}
       />
     </div>
   );
