@@ -66,6 +66,16 @@ export function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /** Query string and, for a POST, the form or JSON body, as one flat map (non-string JSON values as JSON). */
+/** The request body as text and, when it parses, as JSON (a fake records what it got either way). */
+export async function readJsonBody(req: IncomingMessage): Promise<{ text: string; body: unknown }> {
+  const text = await readBody(req);
+  try {
+    return { text, body: text ? (JSON.parse(text) as unknown) : undefined };
+  } catch {
+    return { text, body: undefined };
+  }
+}
+
 export async function readFields(req: IncomingMessage, url: URL): Promise<Record<string, string>> {
   const fields = Object.fromEntries(url.searchParams);
   if (req.method !== 'POST') return fields;

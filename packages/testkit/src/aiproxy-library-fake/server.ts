@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody, serveFake, type ListeningFake } from '../http-fake.js';
+import { type ListeningFake, readJsonBody, serveFake } from '../http-fake.js';
 
 export const FAKE_AIPROXY_LIBRARY_ID = 'lib-fake-0001';
 export const FAKE_AIPROXY_ANSWER = 'ModelGate relays requests to many upstream providers';
@@ -69,13 +69,7 @@ export async function startFakeAIProxyLibrary(
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://fake');
-    const text = await readBody(req);
-    let body: unknown;
-    try {
-      body = text ? (JSON.parse(text) as unknown) : undefined;
-    } catch {
-      body = undefined;
-    }
+    const { body } = await readJsonBody(req);
     const record: AIProxyLibraryRecordedRequest = { path: url.pathname, headers: req.headers, body };
     requests.push(record);
     try {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody, serveFake, type ListeningFake } from '../http-fake.js';
+import { type ListeningFake, readJsonBody, serveFake } from '../http-fake.js';
 import { fakeEmbedding, words } from '../rerank-scores.js';
 
 export const FAKE_BAIDU_WORDS = ['Hello', 'from', 'the', 'fake', 'ERNIE', 'model', 'at', 'your', 'service', 'today'];
@@ -135,13 +135,7 @@ export async function startFakeBaidu(opts: { port?: number; host?: string; apiKe
     const url = new URL(req.url ?? '/', 'http://fake');
     const path = url.pathname;
     const query = Object.fromEntries(url.searchParams);
-    const text = await readBody(req);
-    let body: unknown;
-    try {
-      body = text ? (JSON.parse(text) as unknown) : undefined;
-    } catch {
-      body = undefined;
-    }
+    const { body } = await readJsonBody(req);
     const m = /^\/rpc\/2\.0\/ai_custom\/v1\/wenxinworkshop\/(chat|embeddings)\/([^/]+)$/.exec(path);
     const record: BaiduRecordedRequest = { kind: path === '/oauth/2.0/token' ? 'token' : m ? (m[1] as 'chat' | 'embeddings') : 'other', path, query, headers: req.headers, body };
     requests.push(record);

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { readBody, serveFake, type ListeningFake } from '../http-fake.js';
+import { type ListeningFake, readJsonBody, serveFake } from '../http-fake.js';
 import { startFakeOpenAI } from '../openai-fake/server.js';
 import type { FakeOpenAI } from '../openai-fake/types.js';
 
@@ -59,13 +59,7 @@ export async function startFakeCloudflare(opts: FakeCloudflareOptions = {}): Pro
 
   async function handle(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
-    const text = await readBody(req);
-    let body: unknown;
-    try {
-      body = text ? (JSON.parse(text) as unknown) : undefined;
-    } catch {
-      body = undefined;
-    }
+    const { text, body } = await readJsonBody(req);
     const record: CloudflareRecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, body };
     requests.push(record);
     try {

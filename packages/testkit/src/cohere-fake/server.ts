@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody, serveFake, type ListeningFake } from '../http-fake.js';
+import { type ListeningFake, readJsonBody, serveFake } from '../http-fake.js';
 import { fakeEmbedding, rankDocuments, words } from '../rerank-scores.js';
 
 export const FAKE_COHERE_WORDS = ['Hello', 'from', 'the', 'fake', 'Cohere', 'model', 'at', 'your', 'service', 'today'];
@@ -168,13 +168,7 @@ export async function startFakeCohere(opts: { port?: number; host?: string; apiK
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
-    const text = await readBody(req);
-    let body: unknown;
-    try {
-      body = text ? (JSON.parse(text) as unknown) : undefined;
-    } catch {
-      body = undefined;
-    }
+    const { body } = await readJsonBody(req);
     const record: CohereRecordedRequest = { path, headers: req.headers, body };
     requests.push(record);
     try {

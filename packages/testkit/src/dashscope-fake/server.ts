@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody, serveFake, type ListeningFake } from '../http-fake.js';
+import { type ListeningFake, readJsonBody, serveFake } from '../http-fake.js';
 import { fakeEmbedding, words } from '../rerank-scores.js';
 import { CompatibleError, compatibleChat, compatibleEmbeddings } from './compatible.js';
 import { ImageTasks, TaskError } from './tasks.js';
@@ -119,13 +119,7 @@ export async function startFakeDashScope(opts: { port?: number; host?: string; a
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
-    const text = await readBody(req);
-    let body: unknown;
-    try {
-      body = text ? (JSON.parse(text) as unknown) : undefined;
-    } catch {
-      body = undefined;
-    }
+    const { body } = await readJsonBody(req);
     const record: DashScopeRecordedRequest = { path, headers: req.headers, body };
     requests.push(record);
     try {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readBody, serveFake, type ListeningFake } from '../http-fake.js';
+import { type ListeningFake, readJsonBody, serveFake } from '../http-fake.js';
 
 export interface DifyRecordedRequest {
   method: string;
@@ -78,13 +78,7 @@ export async function startFakeDify(opts: FakeDifyOptions = {}): Promise<FakeDif
 
   async function handle(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
-    const text = await readBody(req);
-    let body: unknown;
-    try {
-      body = text ? (JSON.parse(text) as unknown) : undefined;
-    } catch {
-      body = undefined;
-    }
+    const { body } = await readJsonBody(req);
     const record: DifyRecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, body };
     requests.push(record);
     try {

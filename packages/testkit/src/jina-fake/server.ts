@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody, serveFake, type ListeningFake } from '../http-fake.js';
+import { type ListeningFake, readJsonBody, serveFake } from '../http-fake.js';
 import { fakeEmbedding, rankDocuments, words } from '../rerank-scores.js';
 
 export interface JinaRecordedRequest {
@@ -70,13 +70,7 @@ export async function startFakeJina(opts: { port?: number; host?: string; apiKey
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
-    const text = await readBody(req);
-    let body: unknown;
-    try {
-      body = text ? (JSON.parse(text) as unknown) : undefined;
-    } catch {
-      body = undefined;
-    }
+    const { body } = await readJsonBody(req);
     const record: JinaRecordedRequest = { path, headers: req.headers, body };
     requests.push(record);
     try {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody, serveFake, type ListeningFake } from '../http-fake.js';
+import { type ListeningFake, readJsonBody, serveFake } from '../http-fake.js';
 
 export interface PalmRecordedRequest {
   method: string;
@@ -73,13 +73,7 @@ export async function startFakePalm(opts: FakePalmOptions = {}): Promise<FakePal
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://fake');
-    const text = await readBody(req);
-    let body: unknown;
-    try {
-      body = text ? (JSON.parse(text) as unknown) : undefined;
-    } catch {
-      body = undefined;
-    }
+    const { body } = await readJsonBody(req);
     const key = url.searchParams.get('key') ?? (typeof req.headers['x-goog-api-key'] === 'string' ? req.headers['x-goog-api-key'] : null);
     const record: PalmRecordedRequest = { method: req.method ?? 'GET', path: url.pathname, key, headers: req.headers, body };
     requests.push(record);

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { readBody, serveFake, type ListeningFake } from '../http-fake.js';
+import { type ListeningFake, readJsonBody, serveFake } from '../http-fake.js';
 import { VendorError } from './shared.js';
 import { VENDORS, type VendorName, type VendorState } from './vendors.js';
 
@@ -44,13 +44,7 @@ export async function startFakeVendor(vendor: VendorName, opts: { port?: number;
     opts,
     async (req, res) => {
       const path = (req.url ?? '/').split('?')[0]!;
-      const text = await readBody(req);
-      let body: unknown;
-      try {
-        body = text ? (JSON.parse(text) as unknown) : undefined;
-      } catch {
-        body = undefined;
-      }
+      const { body } = await readJsonBody(req);
       const record: VendorRecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, body };
       requests.push(record);
       try {

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody, serveFake, type ListeningFake } from '../http-fake.js';
+import { type ListeningFake, readJsonBody, serveFake } from '../http-fake.js';
 import { fakeEmbedding, words } from '../rerank-scores.js';
 
 export const FAKE_ZHIPU_WORDS = ['Hello', 'from', 'the', 'fake', 'Zhipu', 'model', 'at', 'your', 'service', 'today'];
@@ -197,13 +197,7 @@ export async function startFakeZhipu(opts: { port?: number; host?: string; apiKe
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
-    const text = await readBody(req);
-    let body: unknown;
-    try {
-      body = text ? (JSON.parse(text) as unknown) : undefined;
-    } catch {
-      body = undefined;
-    }
+    const { body } = await readJsonBody(req);
     const record: ZhipuRecordedRequest = { path, headers: req.headers, body };
     requests.push(record);
     const v3Path = /^\/api\/paas\/v3\/model-api\/([^/]+)\/(invoke|sse-invoke)$/.exec(path);
