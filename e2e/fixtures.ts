@@ -113,6 +113,22 @@ export async function consoleApi<T = unknown>(page: Page, method: string, url: s
   return json.data;
 }
 
+/** An unlimited API token for relay calls, created as the signed-in user (set-up); answers its `sk-` key. */
+export async function newToken(page: Page, name: string): Promise<string> {
+  await consoleApi(page, 'POST', '/api/token/', {
+    name,
+    remain_quota: 0,
+    expired_time: -1,
+    unlimited_quota: true,
+    model_limits_enabled: false,
+    model_limits: '',
+    allow_ips: '',
+    group: '',
+  });
+  const [token] = await consoleApi<{ key: string }[]>(page, 'GET', `/api/token/search?keyword=${name}&token=`);
+  return `sk-${token!.key}`;
+}
+
 /**
  * Sets one model's entry in a JSON price option (`ModelRatio`, `ModelPrice`) as root, keeping the
  * others. Spec files run side by side and each reads, changes and writes the whole option, so the

@@ -6,6 +6,7 @@ import {
   FAKE_KEY,
   FAKE_UPSTREAM,
   loginAsRoot,
+  newToken,
   setModelEntry,
   test,
   tr,
@@ -17,20 +18,6 @@ import {
 const FAULT_MODELS = ['e2e-fault-zh', 'e2e-fault-en'];
 const rows = (page: Page) => page.locator('.ant-table-tbody tr.ant-table-row');
 
-async function newToken(page: Page, name: string): Promise<string> {
-  await consoleApi(page, 'POST', '/api/token/', {
-    name,
-    remain_quota: 0,
-    expired_time: -1,
-    unlimited_quota: true,
-    model_limits_enabled: false,
-    model_limits: '',
-    allow_ips: '',
-    group: '',
-  });
-  const [token] = await consoleApi<{ key: string }[]>(page, 'GET', `/api/token/search?keyword=${name}&token=`);
-  return `sk-${token.key}`;
-}
 
 for (const lang of ['zh', 'en'] as Lang[]) {
   test(`a call made with the SDK is traced and billed in the log; an upstream 401 auto-disables its channel (${lang})`, async ({ page, baseURL }) => {

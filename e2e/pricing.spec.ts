@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import OpenAI from 'openai';
-import { consoleApi, expect, FAKE_KEY, FAKE_UPSTREAM, loginAsRoot, setModelEntry, test, tr, useLanguage, type Lang } from './fixtures';
+import { consoleApi, expect, FAKE_KEY, FAKE_UPSTREAM, loginAsRoot, newToken, setModelEntry, test, tr, useLanguage, type Lang } from './fixtures';
 
 /**
  * Pricing end to end: a price saved by the super admin shows on the public pricing page and bills
@@ -14,20 +14,6 @@ import { consoleApi, expect, FAKE_KEY, FAKE_UPSTREAM, loginAsRoot, setModelEntry
 const shots = process.env.E2E_SHOTS;
 test.describe.configure({ mode: 'serial' });
 
-async function newToken(page: Page, name: string): Promise<string> {
-  await consoleApi(page, 'POST', '/api/token/', {
-    name,
-    remain_quota: 0,
-    expired_time: -1,
-    unlimited_quota: true,
-    model_limits_enabled: false,
-    model_limits: '',
-    allow_ips: '',
-    group: '',
-  });
-  const [token] = await consoleApi<{ key: string }[]>(page, 'GET', `/api/token/search?keyword=${name}&token=`);
-  return `sk-${token!.key}`;
-}
 
 // Several relayed calls, an export run and screenshots per test: slow on a busy 2-core machine.
 test.describe.configure({ timeout: 120_000 });
