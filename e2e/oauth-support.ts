@@ -35,7 +35,8 @@ export async function signInWithGitHub(page: Page, lang: Lang): Promise<string> 
   await page.goto('/login');
   await page.getByRole('button', { name: tr(lang, 'auth:oauth.with.github') }).click();
   await expect(page).toHaveURL(/\/token$/);
-  await expect(page.getByText(tr(lang, 'auth:login.success'))).toBeVisible();
+  // The success toast lasts 3 s; on a loaded CI machine it can be gone before /token has rendered,
+  // so the signed-in user menu is the proof of the sign-in.
   const menu = page.getByTestId('user-menu');
   await expect(menu).toContainText(/github_\d+/);
   return (await menu.innerText()).trim();

@@ -23,7 +23,8 @@ for (const lang of ['zh', 'en'] as Lang[]) {
     await page.goto('/redemption');
     await page.getByRole('button', { name: tr(lang, 'redemption:add'), exact: true }).click();
     const drawer = page.getByRole('dialog', { name: tr(lang, 'redemption:drawer.createTitle') });
-    await drawer.getByLabel(tr(lang, 'redemption:field.name')).fill(`e2e-${lang}`);
+    const codeName = uniqueName(`rc-${lang}`);
+    await drawer.getByLabel(tr(lang, 'redemption:field.name')).fill(codeName);
     await drawer.getByLabel(tr(lang, 'redemption:field.quota')).fill('1000000');
     await drawer.getByRole('button', { name: tr(lang, 'common:action.submit'), exact: true }).click();
     const created = page.getByRole('dialog', { name: tr(lang, 'redemption:created.title', { count: 1 }) });
@@ -31,7 +32,7 @@ for (const lang of ['zh', 'en'] as Lang[]) {
     expect(key).toMatch(/^[0-9a-f]{32}$/);
     await page.keyboard.press('Escape');
     await expect(created).toBeHidden();
-    await expect(page.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: `e2e-${lang}` })).toContainText(tr(lang, 'redemption:status.unused'));
+    await expect(page.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: codeName })).toContainText(tr(lang, 'redemption:status.unused'));
     await logout(page);
 
     // A new user redeems it.
