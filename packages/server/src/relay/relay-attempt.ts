@@ -1,3 +1,4 @@
+import { serverMessage } from '@modelgate/shared';
 import { request as undiciRequest } from 'undici';
 import { adapterFor } from './adapters/registry.js';
 import { SigningError, type FollowUpReply, type TransportReply, type UpstreamCall, type UpstreamRequest } from './adapters/types.js';
@@ -9,7 +10,8 @@ import { localError } from './relay-error.js';
 import { hijack, rawHeaders } from './relay-reply.js';
 import { failure, type Attempt, type Run } from './relay-run.js';
 import { settle } from './relay-settle.js';
-import { relayBinary, relayStream } from './relay-stream.js';
+import { relayBinary, relayStream, screenAllows } from './relay-stream.js';
+import { completionScreen } from './sensitive/sensitive-filter.js';
 import { mapStatus, readBody } from './upstream.js';
 import { bufferedUsage } from './usage-count.js';
 
@@ -150,6 +152,12 @@ export async function attemptOnce(run: Run, ch: RuntimeChannel): Promise<Attempt
     return failure(ue.status, ue.type, ue.code, ue.message, ue.retryable, ue);
   }
   const reply = json ? adapter.convertResponse(call, json, cx) : undefined;
+  const screen = reply && completionScreen(ctx.options);
+  if (screen && !screenAllows(run, screen, reply.text())) {
+    // Withheld, so not delivered and not charged (docs/relay-billing.md "Sensitive answers").
+    const words = (run.logOther?.sensitive_words as string[]).join(',');
+    return failure(400, 'new_api_error', 'sensitive_words_detected', serverMessage('RELAY_SENSITIVE_COMPLETION', run.lang).replace('{words}', words), false);
+  }
   const usage = await bufferedUsage(input, json, buf, reply);
   if (reply?.body && !reply.usage) reply.withUsage?.(usage);
   const charge = input.image ? imageQuota(run.price, input.image) : usageQuota(run.price, usage);

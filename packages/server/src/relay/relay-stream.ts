@@ -2,7 +2,9 @@ import type { StreamTransformer } from './adapters/types.js';
 import { usageQuota } from './billing/pricing.js';
 import type { RuntimeChannel } from './channel-cache.js';
 import type { WireError } from './formats/types.js';
+import { serverMessage } from '@modelgate/shared';
 import { localError } from './relay-error.js';
+import { completionScreen, type CompletionScreen } from './sensitive/sensitive-filter.js';
 import { hijack, rawHeaders } from './relay-reply.js';
 import { failure, type Attempt, type Run } from './relay-run.js';
 import { meterAllows } from './relay-reserve.js';
@@ -39,14 +41,17 @@ async function streamTo(run: Run, ch: RuntimeChannel, body: AsyncIterable<Buffer
     // Every caller's stream is SSE but a Gemini caller's without `alt=sse` (one JSON array).
     if (!raw.headersSent) raw.writeHead(200, rawHeaders(run.requestId, t.writer.contentType ? { ...SSE_HEADERS, 'content-type': t.writer.contentType } : SSE_HEADERS));
   };
+  const screen = completionScreen(run.ctx.options);
   const out = await pumpStream(body, raw, t, {
     startedAt: run.startedAt,
     writeHead,
     clientGone: () => gone,
     meter: run.meter ? (text) => meterAllows(run, text) : undefined,
+    screen: screen ? (text) => screenAllows(run, screen, text) : undefined,
+    queueLength: run.ctx.options.num('StreamCacheQueueLength'),
   });
-  // Spend limit reached, or the upstream failed: stop reading it (it may still be generating and billing us).
-  if (out.broken === 'limit' || out.upstreamError) abort.abort();
+  // Spend limit reached, a sensitive answer stopped, or the upstream failed: stop reading it (it may still be generating and billing us).
+  if (out.broken === 'limit' || out.broken === 'sensitive' || out.upstreamError) abort.abort();
   if (out.broken === 'upstream' && out.forwarded === 0) {
     raw.off('close', onClose);
     // Nothing reached the client: another channel may still answer.
@@ -67,10 +72,23 @@ async function streamTo(run: Run, ch: RuntimeChannel, body: AsyncIterable<Buffer
   } else if (out.broken === 'limit') {
     const message = `${localError(run.lang, 403, 'RELAY_SPEND_LIMIT_REACHED').message} (request id: ${run.requestId})`;
     raw.end(t.writer.fail({ status: 403, type: 'insufficient_quota', code: 'insufficient_quota', param: null, message }));
+  } else if (out.broken === 'sensitive') {
+    const words = (run.logOther?.sensitive_words as string[] | undefined) ?? [];
+    const message = `${serverMessage('RELAY_SENSITIVE_COMPLETION', run.lang).replace('{words}', words.join(','))} (request id: ${run.requestId})`;
+    raw.end(t.writer.fail({ status: 400, type: 'new_api_error', code: 'sensitive_words_detected', param: null, message }));
   } else {
     raw.end(t.writer.end({ usage, reported: out.usageFinal }));
   }
   return { ok: true };
+}
+
+/** Records the answer's sensitive words in the log; false when the answer must stop here. */
+export function screenAllows(run: Run, screen: CompletionScreen, text: string): boolean {
+  const words = screen.feed(text);
+  if (!words.length) return true;
+  const seen = (run.logOther?.sensitive_words as string[] | undefined) ?? [];
+  run.logOther = { ...run.logOther, sensitive_words: [...seen, ...words] };
+  return !screen.stop;
 }
 
 /** Binary replies (speech): bytes pass through; the bill (known up front) is settled before the end. */

@@ -15,8 +15,11 @@ export interface StreamOutcome {
   /** Milliseconds from the request start to the first forwarded frame, or -1. */
   firstEventMs: number;
   forwarded: number;
-  /** Why the stream ended early, if it did ('limit': the next event would have overspent). */
-  broken?: 'client' | 'upstream' | 'limit';
+  /**
+   * Why the stream ended early, if it did ('limit': the next event would have overspent;
+   * 'sensitive': the next event completed a sensitive word and StopOnSensitiveEnabled is on).
+   */
+  broken?: 'client' | 'upstream' | 'limit' | 'sensitive';
   /** The upstream's own in-stream error, when that is what broke it. */
   upstreamError?: WireError;
 }
@@ -28,9 +31,8 @@ export const SSE_HEADERS = {
   'x-accel-buffering': 'no',
 };
 
-export function writeAsync(res: ServerResponse, data: string): Promise<void> | undefined {
-  if (res.write(data)) return undefined;
-  // Backpressure: wait for the client instead of buffering the whole stream in memory.
+/** Backpressure: wait for the client instead of buffering the whole stream in memory. */
+function drained(res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       res.off('drain', done);
@@ -43,6 +45,7 @@ export function writeAsync(res: ServerResponse, data: string): Promise<void> | u
 }
 
 const LIMIT = Symbol('limit');
+const SENSITIVE = Symbol('sensitive');
 const UPSTREAM_ERROR = Symbol('upstream-error');
 
 /**
@@ -61,10 +64,20 @@ export async function pumpStream(
     clientGone: () => boolean;
     /** Spend metering: false when the event's completion text can no longer be paid for. */
     meter?: (text: string) => Promise<boolean>;
+    /** The answer's sensitive-word screen: false when the event must not be forwarded (the stream stops). */
+    screen?: (text: string) => boolean;
+    /**
+     * StreamCacheQueueLength: how many frames may wait in memory for a slow client before the
+     * upstream is no longer read (0: wait as soon as the socket's own buffer is full).
+     */
+    queueLength?: number;
   },
 ): Promise<StreamOutcome> {
   const out: StreamOutcome = { usage: undefined, usageFinal: false, completionText: '', maxToolCalls: 0, firstEventMs: -1, forwarded: 0 };
   const texts: string[] = [];
+  const queue = Math.max(0, opts.queueLength ?? 0);
+  /** Frames written while the socket's buffer was already full (queued in memory for the client). */
+  let waiting = 0;
   try {
     for await (const ev of t.events(body)) {
       const facts = t.reader.read(ev);
@@ -78,6 +91,7 @@ export async function pumpStream(
       }
       if (facts.toolCalls > out.maxToolCalls) out.maxToolCalls = facts.toolCalls;
       if (facts.text) {
+        if (opts.screen && !opts.screen(facts.text)) throw SENSITIVE;
         if (opts.meter && !(await opts.meter(facts.text))) throw LIMIT;
         texts.push(facts.text);
       }
@@ -88,10 +102,14 @@ export async function pumpStream(
         opts.writeHead();
       }
       out.forwarded += 1;
-      await writeAsync(res, frames);
+      if (res.write(frames)) waiting = 0;
+      else if (++waiting > queue) {
+        await drained(res);
+        waiting = 0;
+      }
     }
   } catch (err) {
-    out.broken = err === LIMIT ? 'limit' : err !== UPSTREAM_ERROR && opts.clientGone() ? 'client' : 'upstream';
+    out.broken = err === LIMIT ? 'limit' : err === SENSITIVE ? 'sensitive' : err !== UPSTREAM_ERROR && opts.clientGone() ? 'client' : 'upstream';
   }
   if (!out.broken && opts.clientGone()) out.broken = 'client';
   out.completionText = texts.join('');

@@ -37,4 +37,33 @@ describe('AhoCorasick', () => {
       expect(new AhoCorasick(words).findAll(text).sort(), `${JSON.stringify(words)} in ${text}`).toEqual(naive(words, text));
     }
   });
+
+  it('scans a text that arrives in pieces as one string, reporting each word once', () => {
+    const ac = new AhoCorasick(['secret', '敏感词', 'ab']);
+    const scan = ac.scanner();
+    expect(scan.feed('the SEC')).toEqual([]);
+    expect(scan.feed('ret is ')).toEqual(['secret']);
+    expect(scan.feed('敏')).toEqual([]);
+    expect(scan.feed('感词 and secret again, a')).toEqual(['敏感词']);
+    expect(scan.feed('b')).toEqual(['ab']);
+    expect(scan.feed('ab secret')).toEqual([]);
+  });
+
+  it('finds the same words whatever the split, on random texts', () => {
+    let seed = 11;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const word = (len: number) => Array.from({ length: len }, () => 'abAB'[rand(4)]).join('');
+    for (let round = 0; round < 200; round++) {
+      const words = Array.from({ length: 1 + rand(5) }, () => word(1 + rand(4)));
+      const text = word(rand(40));
+      const scan = new AhoCorasick(words).scanner();
+      const found: string[] = [];
+      for (let i = 0; i < text.length; ) {
+        const n = 1 + rand(5);
+        found.push(...scan.feed(text.slice(i, i + n)));
+        i += n;
+      }
+      expect(found.sort(), `${JSON.stringify(words)} in ${text}`).toEqual(naive(words, text));
+    }
+  });
 });

@@ -64,10 +64,33 @@ export class AhoCorasick {
 
   /** The distinct patterns found in `text`, in the order they first end; at most `limit`. */
   findAll(text: string, limit = Infinity): string[] {
-    const found = new Set<number>();
     if (this.patterns.length === 0) return [];
+    const found = new Set<number>();
+    this.scan(0, text, found, limit);
+    return [...found].map((k) => this.patterns[k]!);
+  }
+
+  /**
+   * A resumable scan: a text that arrives in pieces (a streamed completion) is matched as if it
+   * were one string, so a word split across two pieces is still found. Each `feed` returns the
+   * patterns that end inside that piece and were not reported before.
+   */
+  scanner(): { feed(piece: string): string[] } {
+    let state = 0;
+    const seen = new Set<number>();
+    return {
+      feed: (piece) => {
+        if (this.patterns.length === 0) return [];
+        const before = seen.size;
+        state = this.scan(state, piece, seen, Infinity);
+        return seen.size === before ? [] : [...seen].slice(before).map((k) => this.patterns[k]!);
+      },
+    };
+  }
+
+  /** Runs the automaton from state `s` over `text`, adding the index of each pattern that ends; returns the last state. */
+  private scan(s: number, text: string, found: Set<number>, limit: number): number {
     const lower = text.toLowerCase();
-    let s = 0;
     for (let i = 0; i < lower.length; i++) {
       const c = lower.charCodeAt(i);
       let t = this.next[s]!.get(c);
@@ -78,10 +101,10 @@ export class AhoCorasick {
       s = t ?? 0;
       for (let o = this.word[s]! >= 0 ? s : this.outLink[s]!; o >= 0; o = this.outLink[o]!) {
         found.add(this.word[o]!);
-        if (found.size >= limit) return [...found].map((k) => this.patterns[k]!);
+        if (found.size >= limit) return s;
       }
     }
-    return [...found].map((k) => this.patterns[k]!);
+    return s;
   }
 
   /** True when any pattern occurs in `text`. */

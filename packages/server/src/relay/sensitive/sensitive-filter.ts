@@ -6,8 +6,9 @@ import { AhoCorasick } from './aho-corasick.js';
 /**
  * The sensitive-word filter (reference §12): SensitiveWords, one word per line, matched
  * case-insensitively against the prompt when CheckSensitiveEnabled and
- * CheckSensitiveOnPromptEnabled are both on. The reference checks prompts only (its
- * CheckSensitiveOnCompletionEnabled switch is never read), and so does this.
+ * CheckSensitiveOnPromptEnabled are both on. The reference never reads its
+ * CheckSensitiveOnCompletionEnabled and StopOnSensitiveEnabled switches; here they screen the
+ * answer too (`completionScreen`, docs/relay-billing.md "Sensitive answers").
  */
 
 let cache: { words: string; matcher: AhoCorasick } | undefined;
@@ -84,4 +85,24 @@ export function sensitiveHits(options: Pick<OptionsService, 'bool' | 'str'>, inp
   const hits = new Set<string>();
   for (const text of promptTexts(input)) for (const w of matcher.findAll(text)) hits.add(w);
   return [...hits];
+}
+
+/**
+ * The answer's screen, when CheckSensitiveEnabled and CheckSensitiveOnCompletionEnabled are on
+ * (undefined otherwise): `feed` takes the answer's text as it arrives (a word split across two
+ * stream events is still found) and returns the words first seen in that piece. Every word is
+ * written to the log's `other.sensitive_words`; with StopOnSensitiveEnabled the answer is also
+ * stopped at the event that completes a word (that event is not forwarded).
+ */
+export interface CompletionScreen {
+  readonly stop: boolean;
+  feed(text: string): string[];
+}
+
+export function completionScreen(options: Pick<OptionsService, 'bool' | 'str'>): CompletionScreen | undefined {
+  if (!options.bool('CheckSensitiveEnabled') || !options.bool('CheckSensitiveOnCompletionEnabled')) return undefined;
+  const matcher = sensitiveMatcher(options.str('SensitiveWords'));
+  if (matcher.size === 0) return undefined;
+  const scan = matcher.scanner();
+  return { stop: options.bool('StopOnSensitiveEnabled'), feed: (text) => scan.feed(text) };
 }
