@@ -38,4 +38,15 @@ test('guards: visitors go to /login, users cannot open admin screens, unknown pa
   await page.goto('/login?aff=INV1');
   // Stored by the login screen once it mounts, which can land just after the load event.
   await expect.poll(() => page.evaluate(() => localStorage.getItem('aff'))).toBe('INV1');
+
+  // Signed in already: the login page says so instead of showing the form.
+  await expect(page.getByText(tr('zh', 'auth:login.signedInAs', { name: username }))).toBeVisible();
+  await expect(page.getByLabel(tr('zh', 'auth:login.password'))).toHaveCount(0);
+  await page.getByRole('button', { name: tr('zh', 'auth:login.toConsole') }).click();
+  await expect(page).toHaveURL(/\/token$/);
+  await page.goto('/login');
+  await page.getByRole('button', { name: tr('zh', 'auth:login.switchAccount') }).click();
+  await expect(page.getByLabel(tr('zh', 'auth:login.password'))).toBeVisible();
+  await page.goto('/token');
+  await expect(page).toHaveURL(/\/login$/);
 });

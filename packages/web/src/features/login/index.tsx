@@ -22,7 +22,7 @@ export default function LoginPage() {
   const { t } = useTranslation('auth');
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const { signIn } = useSession();
+  const { user, signIn, signOut } = useSession();
   const turnstile = useTurnstile();
   const [form] = Form.useForm<LoginBody>();
   const { status } = useStatus();
@@ -65,6 +65,22 @@ export default function LoginPage() {
     }
     mutation.mutate(input);
   };
+
+  // Signed in already (and not this page's own sign-in, which navigates away): say so instead of
+  // the form. Not a redirect: flows that end the session and come here must land on the form.
+  if (user && !mutation.isSuccess) {
+    return (
+      <AuthCard title={t('login.title')}>
+        <Alert type="info" showIcon className="mg-auth-alert" title={t('login.signedInAs', { name: user.display_name || user.username })} />
+        <Button type="primary" block size="large" onClick={() => void navigate('/token')}>
+          {t('login.toConsole')}
+        </Button>
+        <Button block size="large" className="mg-auth-switch" onClick={() => void signOut()}>
+          {t('login.switchAccount')}
+        </Button>
+      </AuthCard>
+    );
+  }
 
   return (
     <AuthCard
