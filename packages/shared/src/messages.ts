@@ -126,6 +126,7 @@ export const SERVER_MESSAGES = {
   DB_UNREACHABLE: { zh: '数据库连接失败', en: 'The database did not answer' },
   RELAY_MODEL_UNPRICED: { zh: '模型 {model} 的倍率或价格未配置，请联系管理员设置', en: 'Model {model} has no ratio or price configured; please ask the administrator to set one' },
   RELAY_SENSITIVE_WORDS: { zh: '敏感词检测失败，请求包含敏感词：{words}', en: 'Sensitive words detected in the request: {words}' },
+  RELAY_UPSTREAM_CREDENTIALS: { zh: '上游拒绝了该渠道的密钥（状态码 {status}），请联系管理员检查渠道配置', en: "the upstream rejected the channel's credentials (status {status})" },
   RELAY_SENSITIVE_COMPLETION: { zh: '回答包含敏感词：{words}，已停止输出', en: 'The answer contained sensitive words ({words}) and was stopped' },
   RELAY_MODEL_NOT_FOUND: { zh: '模型不存在', en: 'The model does not exist' },
   RELAY_REALTIME_UPGRADE_REQUIRED: { zh: '该接口需要 WebSocket 连接（Upgrade: websocket）', en: 'This endpoint takes a WebSocket connection (Upgrade: websocket)' },

@@ -1,10 +1,11 @@
-import { serverMessage } from '@modelgate/shared';
+import { serverMessage, type Lang } from '@modelgate/shared';
 import { request as undiciRequest } from 'undici';
 import { adapterFor } from './adapters/registry.js';
 import { SigningError, type FollowUpReply, type TransportReply, type UpstreamCall, type UpstreamRequest } from './adapters/types.js';
 import { imageQuota, usageQuota } from './billing/pricing.js';
 import type { RuntimeChannel } from './channel-cache.js';
 import type { ConvertContext } from './formats/types.js';
+import { outboundAllowList } from '../net/address-policy.js';
 import { fetchInlineImage } from './inline-image.js';
 import { localError } from './relay-error.js';
 import { hijack, rawHeaders } from './relay-reply.js';
@@ -19,9 +20,9 @@ import { bufferedUsage } from './usage-count.js';
  * The upstream's error message as the client may see it: a rejected-credentials message names the
  * channel's key (OpenAI echoes a masked form), so it is replaced; any literal key is blanked.
  */
-export function clientSafeMessage(message: string, status: number, key: string): string {
+export function clientSafeMessage(message: string, status: number, key: string, lang: Lang): string {
   if ((status === 401 || status === 403) && /key|token|credential|auth/i.test(message)) {
-    return `the upstream rejected the channel's credentials (status ${status})`;
+    return serverMessage('RELAY_UPSTREAM_CREDENTIALS', lang).replace('{status}', String(status));
   }
   return key && key.length >= 8 ? message.split(key).join('***') : message;
 }
@@ -68,7 +69,7 @@ export async function attemptOnce(run: Run, ch: RuntimeChannel): Promise<Attempt
   if (!adapter || !upstream) {
     return failure(501, 'new_api_error', 'channel_unsupported', `${localError(run.lang, 501, 'RELAY_UNSUPPORTED', { detail: input.mode }).message} (channel #${ch.id})`, true);
   }
-  const call: UpstreamCall = { ch: ch.target, mode: input.mode, inbound: input.format, upstream, model, stream: input.stream, clientHeaders: run.req.headers, userId: run.auth.user.id };
+  const call: UpstreamCall = { ch: ch.target, mode: input.mode, inbound: input.format, upstream, model, stream: input.stream, clientHeaders: run.req.headers, userId: run.auth.user.id, outboundAllow: () => outboundAllowList(ctx.options) };
   const cx = convertContext(run, model);
   // A request the upstream format cannot express is refused here (a local 400, never retried).
   const built = await adapter.buildRequest(call, { body: input.body, raw: input.raw, contentType: input.contentType, multipartModel: input.multipartModel, callerModel: input.model, maxTokens: run.maxTokensOverride, cx });
@@ -79,7 +80,7 @@ export async function attemptOnce(run: Run, ch: RuntimeChannel): Promise<Attempt
     if (!(err instanceof SigningError)) throw err;
     // Credentials that cannot sign (a refused token exchange): the provider's message, its own retry and disable judgement.
     const ue = err.upstream;
-    return failure(ue.status, ue.type, ue.code, clientSafeMessage(ue.message, ue.status, ch.target.key), ue.retryable, ue);
+    return failure(ue.status, ue.type, ue.code, clientSafeMessage(ue.message, ue.status, ch.target.key, run.lang), ue.retryable, ue);
   }
   const headers: Record<string, string> = {
     'content-type': input.body ? 'application/json' : input.contentType,
@@ -119,7 +120,7 @@ export async function attemptOnce(run: Run, ch: RuntimeChannel): Promise<Attempt
   if (status < 200 || status >= 300) {
     const text = await readBody(res.body).then((b) => b.toString('utf8'), () => '');
     const ue = adapter.classifyError(mapStatus(status, ch.statusCodeMapping), status, text, res.headers);
-    return failure(ue.status, ue.type, ue.code, clientSafeMessage(ue.message, status, ch.target.key), ue.retryable, ue);
+    return failure(ue.status, ue.type, ue.code, clientSafeMessage(ue.message, status, ch.target.key, run.lang), ue.retryable, ue);
   }
   const contentType = String(res.headers['content-type'] ?? '');
   if (abort && input.stream && adapter.isStreamReply(contentType)) return relayStream(run, ch, res.body, abort, sentAt, adapter.streamTransformer(call, cx), (s) => adapter.retryable(s));

@@ -90,7 +90,7 @@ async function dial(ctx: RelayContext, req: FastifyRequest, lang: Lang, ch: Runt
   } catch (err) {
     if (!(err instanceof SigningError)) throw err;
     const ue = err.upstream;
-    return { ok: false, error: new RelayError(ue.status, ue.type, ue.code, clientSafeMessage(ue.message, ue.status, ch.target.key), ue.param), retryable: ue.retryable };
+    return { ok: false, error: new RelayError(ue.status, ue.type, ue.code, clientSafeMessage(ue.message, ue.status, ch.target.key, lang), ue.param), retryable: ue.retryable };
   }
   return new Promise<Dialled>((resolve) => {
     const ws = new WebSocket(url, { headers, perMessageDeflate: false, handshakeTimeout: HANDSHAKE_TIMEOUT_MS });
@@ -104,7 +104,7 @@ async function dial(ctx: RelayContext, req: FastifyRequest, lang: Lang, ch: Runt
       res.on('end', () => {
         const status = res.statusCode ?? 502;
         const ue = adapter.classifyError(mapStatus(status, ch.statusCodeMapping), status, Buffer.concat(chunks).toString('utf8'), res.headers);
-        resolve({ ok: false, error: new RelayError(ue.status, ue.type, ue.code, clientSafeMessage(ue.message, status, ch.target.key), ue.param), retryable: ue.retryable });
+        resolve({ ok: false, error: new RelayError(ue.status, ue.type, ue.code, clientSafeMessage(ue.message, status, ch.target.key, lang), ue.param), retryable: ue.retryable });
       });
       res.on('error', () => resolve({ ok: false, error: localError(lang, 502, 'RELAY_UPSTREAM_FAILED'), retryable: true }));
     });
