@@ -1,13 +1,12 @@
 import type { Page } from '@playwright/test';
 import OpenAI from 'openai';
-import { consoleApi, expect, FAKE_KEY, FAKE_UPSTREAM, loginAsRoot, newToken, setModelEntry, test, tr, useLanguage, type Lang } from './fixtures';
+import { consoleApi, expect, FAKE_KEY, FAKE_UPSTREAM, loginAsRoot, newToken, test, tr, useLanguage, type Lang } from './fixtures';
 
 /**
  * Pricing end to end: a price saved by the super admin shows on the public pricing page and bills
  * the next relayed request exactly; the dashboard draws that traffic once the quota_data job has
- * exported it. The save goes through `PUT /api/option/` (what the visual editor sends): the
- * editor itself is covered by packages/web/src/features/setting/ratio-section.test.tsx until the
- * operation tab mounts it.
+ * exported it. The first test prices its model in the operation tab's visual editor; later set-up
+ * saves prices through `PUT /api/option/` (what that editor sends).
  *
  * E2E_SHOTS=<dir> also saves /pricing and /detail at 1366 and 1920 px in zh and en.
  */
@@ -17,8 +16,6 @@ test.describe.configure({ mode: 'serial' });
 
 // Several relayed calls, an export run and screenshots per test: slow on a busy 2-core machine.
 test.describe.configure({ timeout: 120_000 });
-
-const setPrice = (page: Page, model: string, price: number) => setModelEntry(page, 'ModelPrice', model, price);
 
 async function shot(page: Page, name: string): Promise<void> {
   if (!shots) return;
@@ -35,7 +32,27 @@ test('a new price shows on the pricing page (zh and en, signed out too) and bill
   await useLanguage(page, 'zh');
   await loginAsRoot(page, 'zh');
   await consoleApi(page, 'POST', '/api/channel/', { type: 1, name: `${run}-ch`, key: FAKE_KEY, base_url: FAKE_UPSTREAM, models: model, groups: ['default'], group: 'default' });
-  await setPrice(page, model, 0.02);
+
+  // The super admin prices the model in the visual editor of the operation tab.
+  await page.goto('/setting?tab=operation');
+  await page.getByRole('tab', { name: tr('zh', 'pricing:editor.tabVisual') }).click();
+  const editor = page.getByTestId('ratio-visual-editor');
+  await editor.getByRole('button', { name: tr('zh', 'pricing:editor.add') }).click();
+  const dialog = page.getByRole('dialog', { name: tr('zh', 'pricing:editor.addTitle') });
+  await dialog.getByLabel(tr('zh', 'pricing:editor.name')).fill('gpt-4o-mini');
+  await dialog.getByLabel(tr('zh', 'pricing:editor.price')).fill('abc');
+  await dialog.getByRole('button', { name: tr('zh', 'pricing:editor.confirm') }).click();
+  // A name already in the table and a price that is not a number are refused.
+  await expect(dialog.getByText(tr('zh', 'pricing:editor.duplicate'))).toBeVisible();
+  await expect(dialog.getByText(tr('zh', 'pricing:editor.notNumber'))).toBeVisible();
+  await dialog.getByLabel(tr('zh', 'pricing:editor.name')).fill(model);
+  await dialog.getByLabel(tr('zh', 'pricing:editor.price')).fill('0.02');
+  // A fixed price disables the ratio fields.
+  await expect(dialog.getByLabel(tr('zh', 'pricing:editor.ratio'), { exact: true })).toBeDisabled();
+  await dialog.getByRole('button', { name: tr('zh', 'pricing:editor.confirm') }).click();
+  await expect(dialog).toBeHidden();
+  await editor.getByRole('button', { name: tr('zh', 'pricing:editor.saveVisual') }).click();
+  await expect(page.getByText(tr('zh', 'pricing:editor.saved'), { exact: true })).toBeVisible();
 
   await page.goto('/pricing');
   await page.getByPlaceholder(tr('zh', 'pricing:search')).fill(model);
