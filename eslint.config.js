@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { outboundGuard } from './eslint.outbound.js';
 
 // Type-aware rules need every linted .ts file inside a TypeScript program. The build tsconfigs leave
 // tests out (they must not land in dist), so each package has a tsconfig.lint.json that adds them.
@@ -45,4 +46,6 @@ export default tseslint.config(
     files: ['packages/web/src/**/*.{ts,tsx}'],
     ...reactHooks.configs.flat['recommended-latest'],
   },
+  // No raw outbound HTTP in the server outside the guarded client and a reasoned allow list.
+  ...outboundGuard,
 );

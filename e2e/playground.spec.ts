@@ -55,6 +55,7 @@ for (const lang of ['zh', 'en'] as Lang[]) {
       const code = await setUp(page, lang, fake, model, baseURL!);
       const username = uniqueName('pg');
       await page.context().clearCookies();
+      await page.evaluate(() => localStorage.removeItem('user'));
       const reg = await page.request.post('/api/user/register', { data: { username, password: PASSWORD, password2: PASSWORD } });
       expect(((await reg.json()) as { success: boolean }).success).toBe(true);
       await login(page, lang, username, PASSWORD);

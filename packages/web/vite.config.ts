@@ -11,8 +11,10 @@ export default defineConfig({
   resolve: { alias: [{ find: /^@modelgate\/shared$/, replacement: fileURLToPath(new URL('../shared/src/index.ts', import.meta.url)) }] },
   server: {
     proxy: {
-      '/api': { target: backend, changeOrigin: true },
-      '/pg': { target: backend, changeOrigin: true },
+      // The browser's Host is passed on (no changeOrigin): the gateway refuses a cookie-authenticated
+      // write whose Origin is not the host it was sent to (server http/csrf.ts).
+      '/api': { target: backend },
+      '/pg': { target: backend },
       '/v1': { target: backend, changeOrigin: true },
     },
   },

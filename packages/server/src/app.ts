@@ -1,6 +1,6 @@
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from './context.js';
@@ -12,8 +12,10 @@ import { installOpenApi, openApiRoute } from './http/openapi.js';
 import { serializerCompiler, validatorCompiler } from './http/schema.js';
 import { IpMatcher, parseIpList } from './http/ip-list.js';
 import { rateLimitHook } from './http/rate-limit.js';
-import { installSecurityHeaders } from './http/security-headers.js';
+import { installSecurityHeaders, TELEGRAM_SCRIPT_ORIGIN, TURNSTILE_SCRIPT_ORIGIN } from './http/security-headers.js';
+import { installCsrfGuard } from './http/csrf.js';
 import { installNulGuard } from './http/validate.js';
+import { installJsonBodyParser } from './http/json-body.js';
 import { optionsRoutes } from './modules/options/options.routes.js';
 import { statusRoutes } from './modules/status/status.routes.js';
 import { tokensRoutes } from './modules/tokens/tokens.routes.js';
@@ -26,6 +28,9 @@ import { channelOpsRoutes } from './modules/channels/channel-ops.routes.js';
 import { registerChannelMonitorJobs } from './jobs/channel-monitor.job.js';
 import { registerSessionJobs } from './jobs/sessions.job.js';
 import { registerLogRetentionJobs } from './jobs/log-retention.job.js';
+import { registerAuditRetentionJobs } from './jobs/audit-retention.job.js';
+import { installAuditLog } from './modules/audit/audit-hooks.js';
+import { auditRoutes } from './modules/audit/audit.routes.js';
 import { registerQuotaDataJobs } from './jobs/quota-data.job.js';
 import { registerSharedStateJobs } from './jobs/shared-state.job.js';
 import { channelsRoutes } from './modules/channels/channels.routes.js';
@@ -56,6 +61,8 @@ export interface BuildOptions {
    */
   checkResponses?: boolean;
   onResponseMismatch?: (message: string) => void;
+  /** Sees every route as it is registered (tests list them: http/route-access.api.test.ts). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Builds the HTTP app over a context; tests call this with their own database and config. */
@@ -72,6 +79,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     // Per-request access logs cost more than the relay's own work; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
   });
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   await app.register(cookie);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler(opts.checkResponses ?? false, opts.onResponseMismatch));
@@ -87,9 +95,19 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   // Before any route: shutdown waits for the handlers still running (lifecycle/graceful-close.ts).
   const inFlight = new InFlight();
   inFlight.install(app);
+  // Also before any route: audited routes get their hooks as they are declared (docs/security.md#audit-log).
+  installAuditLog(app, ctx);
   installApiErrorHandler(app);
-  installSecurityHeaders(app, { formTarget: () => ctx.options.str('PayAddress') });
+  installSecurityHeaders(app, {
+    formTarget: () => ctx.options.str('PayAddress'),
+    scriptSources: () => [
+      ...(ctx.options.bool('TurnstileCheckEnabled') ? [TURNSTILE_SCRIPT_ORIGIN] : []),
+      ...(ctx.options.bool('TelegramOAuthEnabled') ? [TELEGRAM_SCRIPT_ORIGIN] : []),
+    ],
+  });
   installNulGuard(app);
+  installCsrfGuard(app, { origins: () => [ctx.options.str('ServerAddress'), ctx.config.frontendBaseUrl] });
+  installJsonBodyParser(app);
   app.addHook('onClose', async () => ctx.cluster.scheduler.stop());
   app.addHook('onClose', async () => ctx.quotaReminder.close());
 
@@ -116,6 +134,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   logsRoutes(app, ctx);
   dataRoutes(app, ctx);
   ledgerRoutes(app, ctx);
+  auditRoutes(app, ctx);
   pricingRoutes(app, ctx);
   redemptionsRoutes(app, ctx);
   topUpsRoutes(app, ctx);
@@ -129,6 +148,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   registerChannelMonitorJobs(app, ctx);
   registerSessionJobs(app, ctx);
   registerLogRetentionJobs(app, ctx);
+  registerAuditRetentionJobs(app, ctx);
   registerQuotaDataJobs(app, ctx);
   registerSharedStateJobs(app, ctx);
   registerTaskPollJobs(app, ctx);

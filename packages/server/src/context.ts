@@ -22,6 +22,7 @@ import type { RelayServices } from './relay/relay-services.js';
 import type { QuotaLedger } from './ledger/quota-ledger.js';
 import type { ChannelsRepository } from './modules/channels/channels.repository.js';
 import type { ChannelsService } from './modules/channels/channels.service.js';
+import type { SecretBox } from './crypto/secret-box.js';
 
 /** Everything a route or job needs, built once at boot (or per test) and passed explicitly. */
 export interface AppContext {
@@ -51,6 +52,8 @@ export interface AppContext {
   relay: RelayServices;
   /** Every quota movement that is not a relayed request (ledger/quota-ledger.ts). */
   quotaLedger: QuotaLedger;
+  /** Seals and opens stored secrets (channel keys, secret options) with the CRYPTO_SECRET key ring. */
+  secrets: SecretBox;
   channels: ChannelsRepository;
   channelsService: ChannelsService;
   channelOps: ChannelOps;

@@ -8,6 +8,7 @@ import type { Db } from './db/client.js';
 import { MemoryRateLimitStore } from './http/rate-limit.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { SessionStore } from './http/session-store.js';
+import { LoginThrottle } from './http/login-throttle.js';
 import { Metrics } from './metrics/metrics.js';
 import { Mailer } from './modules/mail/mailer.js';
 import { QuotaReminder } from './modules/mail/quota-reminder.js';
@@ -26,6 +27,8 @@ import { QuotaLedger } from './ledger/quota-ledger.js';
 import { ChannelsRepository } from './modules/channels/channels.repository.js';
 import { ChannelsService } from './modules/channels/channels.service.js';
 import { ChannelOps } from './modules/channels/channel-ops.service.js';
+import { secretBoxFromConfig } from './crypto/key-ring.js';
+import type { SecretBox } from './crypto/secret-box.js';
 
 function readVersion(): string {
   try {
@@ -59,15 +62,17 @@ function applyInvalidation(ctx: AppContext, m: Invalidation): void {
  * store, job locks and cross-node cache invalidation). Options are loaded and the invalidation
  * subscriber started (`ctx.cluster.start()`) by the caller.
  */
-export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: Redis | null; log?: Logger } = {}): AppContext {
+export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: Redis | null; log?: Logger; secrets?: SecretBox } = {}): AppContext {
   const log = opts.log ?? createLogger(config.logLevel, { node: config.nodeId });
+  const secrets = opts.secrets ?? secretBoxFromConfig(config, { log });
   const ctx = {
     config,
     db,
     log,
     version: readVersion(),
     startTime: Math.floor(Date.now() / 1000),
-    options: new OptionsService(db),
+    secrets,
+    options: new OptionsService(db, secrets),
     users: new UsersRepository(db),
     sessions: new SessionStore(db, config.sessionSecret),
     tokens: new TokensRepository(db),
@@ -85,7 +90,9 @@ export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: 
       return rows.map((r) => r.model);
     },
   } as unknown as AppContext;
-  ctx.relay = new RelayServices(db, config);
+  ctx.relay = new RelayServices(db, config, secrets);
+  ctx.relay.channels.onUnreadable = (id, err) => log.error({ channel: id, reason: err.reason }, `channel #${id} is left out of selection: its key cannot be decrypted: ${err.message}`);
+  ctx.options.onUnreadable = (key, err) => log.error({ option: key, reason: err.reason }, `option ${key} reads as unset: its stored value cannot be decrypted: ${err.message}`);
   ctx.metrics = new Metrics({ db, redis: opts.redis ?? null, ledger: () => ctx.relay.ledger });
   ctx.relay.observer = ctx.metrics;
   ctx.quotaLedger = new QuotaLedger(db);
@@ -105,9 +112,9 @@ export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: 
   ctx.users.onWrite = (id) => publish({ t: 'user', id });
   ctx.relay.onInvalidate = publish;
   ctx.options.onWrite = (key) => publish({ t: 'option', key });
-  ctx.channels = new ChannelsRepository(db);
+  ctx.channels = new ChannelsRepository(db, secrets);
   ctx.channels.onWrite = () => publish({ t: 'channels' });
-  ctx.channelsService = new ChannelsService(ctx.channels);
+  ctx.channelsService = new ChannelsService(ctx.channels, ctx.options);
   ctx.channelOps = new ChannelOps({ config, options: ctx.options, channels: ctx.channels, relay: ctx.relay, log });
   ctx.mailer = new Mailer(ctx.options);
   ctx.quotaReminder = new QuotaReminder({ db, options: ctx.options, mailer: ctx.mailer, store: ctx.cluster.store, log });
@@ -122,6 +129,7 @@ export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: 
     sessions: ctx.sessions,
     quotaLedger: ctx.quotaLedger,
     tokensService: ctx.tokensService,
+    loginThrottle: new LoginThrottle(ctx.cluster.store, config.loginFailures),
   });
   ctx.redemptions = new RedemptionsRepository(db);
   ctx.redemptionsService = new RedemptionsService({ db, redemptions: ctx.redemptions, options: ctx.options, quotaLedger: ctx.quotaLedger });

@@ -1,6 +1,7 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { createContext } from './create-context.js';
+import { sealSecretsAtBoot } from './crypto/reseal.js';
 import { openDb } from './db/client.js';
 import { migrateToLatest } from './db/migrate.js';
 import { connectRedis, RedisRateLimitStore } from './http/redis-rate-limit.js';
@@ -29,6 +30,8 @@ async function main(): Promise<void> {
   if (config.nodeType === 'master') {
     const applied = await migrateToLatest(db);
     if (applied.length) log.info({ migrations: applied }, `migrations applied: ${applied.join(', ')}`);
+    // Secrets stored in plaintext by an earlier version (or written straight into the database) are sealed now.
+    await sealSecretsAtBoot(db, ctx.secrets, log);
   }
   // Subscribed before the first read, so no write made after that read can go unnoticed.
   await ctx.cluster.start();

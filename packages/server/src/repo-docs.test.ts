@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -75,5 +76,11 @@ describe('the documentation', () => {
     const files = [...DOCS, ...SOURCE_DIRS.flatMap(sourceFiles)].filter((f) => !f.endsWith('repo-docs.test.ts'));
     // `DESIGN.md`, `DESIGN §9`: the notes the project was started from, which the repository lacks.
     expect(files.filter((f) => /\bDESIGN(\.md|\s*§)/.test(read(f)))).toEqual([]);
+  });
+
+  it('docs/settings.md is generated from the console sections as they are now', () => {
+    const run = spawnSync(process.execPath, [path.join(ROOT, 'scripts/settings-doc.mjs'), '--check'], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
   });
 });

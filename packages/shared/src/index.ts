@@ -15,3 +15,4 @@ export * from './list-price.js';
 export * from './quota.js';
 export * from './log-billing.js';
 export * from './log-content.js';
+export * from './audit.js';

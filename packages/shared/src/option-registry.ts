@@ -155,6 +155,8 @@ export const OPTION_REGISTRY = {
   LogConsumeEnabled: bool(true),
   /** Days of usage logs to keep; 0 keeps them all (jobs/log-retention.job.ts). */
   LogRetentionDays: int(0),
+  /** Days of audit log entries to keep; 0 keeps them all (jobs/audit-retention.job.ts). */
+  AuditLogRetentionDays: int(180),
   /** Bearer token for `GET /metrics`; empty turns the endpoint off (404). */
   MetricsToken: secret(),
   /** Private ranges outbound fetches (image URLs, webhooks, OAuth) may reach anyway, e.g. an internal image host. */

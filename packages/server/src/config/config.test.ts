@@ -16,6 +16,10 @@ describe('loadConfig', () => {
     expect(c.sessionSecretGenerated).toBe(true);
     expect(c.sessionSecret).toMatch(/^[0-9a-f]{64}$/);
     expect(c.cryptoSecret).toBe(c.sessionSecret);
+    // Not the per-start random secret: a generated key kept in a file seals stored secrets (crypto/key-ring.ts).
+    expect(c.cryptoSecretFrom).toBe('generated');
+    expect(c.cryptoSecretsOld).toEqual([]);
+    expect(c.loginFailures).toEqual({ limit: 10, windowSec: 900 });
     expect(c.initialRootPassword).toBe('123456');
     expect(c.rateLimits.relayToken.enabled).toBe(false);
     expect(c.bodyLimits).toEqual({ relayJson: 20 * 1024 * 1024, relayAudio: 30 * 1024 * 1024, api: 2 * 1024 * 1024 });
@@ -29,6 +33,9 @@ describe('loadConfig', () => {
       SQLITE_PATH: 'x/one-api.db?_busy_timeout=5000',
       SESSION_SECRET: 's1',
       CRYPTO_SECRET: 'c1',
+      CRYPTO_SECRET_OLD: 'c0,c-1',
+      LOGIN_FAILURE_LIMIT: '5',
+      LOGIN_FAILURE_WINDOW: '600',
       NODE_TYPE: 'slave',
       SYNC_FREQUENCY: '30',
       REDIS_CONN_STRING: 'redis://127.0.0.1:6379',
@@ -48,6 +55,9 @@ describe('loadConfig', () => {
       sessionSecret: 's1',
       sessionSecretGenerated: false,
       cryptoSecret: 'c1',
+      cryptoSecretFrom: 'CRYPTO_SECRET',
+      cryptoSecretsOld: ['c0', 'c-1'],
+      loginFailures: { limit: 5, windowSec: 600 },
       nodeType: 'slave',
       syncFrequencySec: 30,
       redisConnString: 'redis://127.0.0.1:6379',

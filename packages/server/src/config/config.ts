@@ -17,7 +17,20 @@ export interface Config {
   redisConnString: string;
   sessionSecret: string;
   sessionSecretGenerated: boolean;
+  /**
+   * The secret that seals stored secrets (crypto/secret-box.ts): CRYPTO_SECRET, else SESSION_SECRET.
+   * With neither set it is not this value but a secret generated once and kept in a file beside
+   * the SQLite database (crypto/key-ring.ts), since a per-start random key would lose every key.
+   */
   cryptoSecret: string;
+  cryptoSecretFrom: 'CRYPTO_SECRET' | 'SESSION_SECRET' | 'generated';
+  /** CRYPTO_SECRET_OLD: earlier secrets (comma-separated) that still open values sealed with them. */
+  cryptoSecretsOld: readonly string[];
+  /**
+   * Failed password sign-ins per account within `windowSec` before that account's sign-in is
+   * refused for the rest of the window (LOGIN_FAILURE_LIMIT, 0 = off; LOGIN_FAILURE_WINDOW).
+   */
+  loginFailures: { limit: number; windowSec: number };
   nodeType: 'master' | 'slave';
   /**
    * This process's name in the ledger and job locks (NODE_ID; default host name and port). It must
@@ -183,6 +196,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     sessionSecret,
     sessionSecretGenerated,
     cryptoSecret: str(env, 'CRYPTO_SECRET', '') || sessionSecret,
+    cryptoSecretFrom: str(env, 'CRYPTO_SECRET', '') ? 'CRYPTO_SECRET' : sessionSecretGenerated ? 'generated' : 'SESSION_SECRET',
+    cryptoSecretsOld: Object.freeze(str(env, 'CRYPTO_SECRET_OLD', '').split(',').map((s) => s.trim()).filter(Boolean)),
+    loginFailures: { limit: int(env, 'LOGIN_FAILURE_LIMIT', 10, 0), windowSec: int(env, 'LOGIN_FAILURE_WINDOW', 900, 1) },
     nodeType: nodeTypeRaw,
     nodeId,
     ledgerLeaseSec: int(env, 'LEDGER_LEASE_SEC', 60, 2),

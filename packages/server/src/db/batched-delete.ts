@@ -4,7 +4,7 @@ import type { Db } from './client.js';
 export const DELETE_BATCH = 2000;
 
 /** History tables and the time column their age is read from. */
-const AGE_COLUMN = { logs: 'created_at', midjourneys: 'submit_time', tasks: 'submit_time' } as const;
+const AGE_COLUMN = { logs: 'created_at', midjourneys: 'submit_time', tasks: 'submit_time', audit_logs: 'created_at' } as const;
 type HistoryTable = keyof typeof AGE_COLUMN;
 
 /**

@@ -1,13 +1,16 @@
 import { OPTION_KEYS, OPTION_REGISTRY } from '@modelgate/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.js';
+import { SecretBox } from '../crypto/secret-box.js';
 import { OptionsService } from '../modules/options/options.service.js';
 import { createTestDatabase, testDbKinds, type TestDatabase } from '../test-support/test-db.js';
 import { openDb, type Db } from './client.js';
 import { insertIgnore, isUniqueViolation, upsert } from './dialect.js';
 import { migrateToLatest } from './migrate.js';
 
-const TEXT_KEYS = OPTION_KEYS.filter((key) => OPTION_REGISTRY[key].kind === 'string').slice(0, 10);
+// Secret options are stored sealed (crypto/secret-box.ts): their raw rows are not the values saved.
+const TEXT_KEYS = OPTION_KEYS.filter((key) => OPTION_REGISTRY[key].kind === 'string' && OPTION_REGISTRY[key].access !== 'secret').slice(0, 10);
+const secrets = new SecretBox({ current: 'dialect-test' });
 
 describe.each(testDbKinds())('dialect seam on %s', (kind) => {
   let database: TestDatabase;
@@ -51,8 +54,8 @@ describe.each(testDbKinds())('dialect seam on %s', (kind) => {
 
   it('saves options 100 at a time on fresh keys without a rejection, and the last save wins', async () => {
     // Two services: two nodes over one database, both saving the same never-written keys.
-    const nodeA = new OptionsService(handle);
-    const nodeB = new OptionsService(handle);
+    const nodeA = new OptionsService(handle, secrets);
+    const nodeB = new OptionsService(handle, secrets);
     const saves = Array.from({ length: 100 }, (_, i) => {
       const key = TEXT_KEYS[i % TEXT_KEYS.length]!;
       return (i % 2 ? nodeA : nodeB).set(key, `v${i}`);
@@ -78,7 +81,7 @@ describe.each(testDbKinds())('dialect seam on %s', (kind) => {
   });
 
   it("keeps one node's cache equal to the database after its own concurrent saves of one key", async () => {
-    const node = new OptionsService(handle);
+    const node = new OptionsService(handle, secrets);
     const key = TEXT_KEYS[0]!;
     await Promise.all(Array.from({ length: 30 }, (_, i) => node.set(key, `same-${i}`)));
     const row = await handle.db.selectFrom('options').select('value').where('key', '=', key).executeTakeFirstOrThrow();

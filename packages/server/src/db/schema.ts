@@ -275,6 +275,24 @@ export interface JobLocksTable {
   expires_at: number;
 }
 
+/** The audit log (migration 0010): admin and root actions; `details` is JSON, credentials masked. */
+export interface AuditLogsTable {
+  id: Id;
+  created_at: number;
+  actor_id: number;
+  actor_name: string;
+  actor_role: number;
+  ip: string;
+  user_agent: string;
+  action: string;
+  target_type: string;
+  target_id: string;
+  /** 1 success, 0 failure. */
+  success: number;
+  message: string;
+  details: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -293,6 +311,7 @@ export interface Database {
   ledger_entries: LedgerEntriesTable;
   shared_state: SharedStateTable;
   job_locks: JobLocksTable;
+  audit_logs: AuditLogsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -302,4 +321,5 @@ export type TokenRow = Selectable<TokensTable>;
 export type NewToken = Insertable<TokensTable>;
 export type ChannelRow = Selectable<ChannelsTable>;
 export type LogRow = Selectable<LogsTable>;
+export type AuditLogRow = Selectable<AuditLogsTable>;
 export type { ColumnType };

@@ -4,20 +4,23 @@ import { ZodError } from 'zod';
 
 /**
  * A failure with a stable code. `/api` maps it to `{success:false, message}` with HTTP 200
- * (401 only for a missing or expired session); `detail` is appended to the localised message.
+ * (401 only for a missing or expired session); `detail` is appended to the localised message;
+ * `vars` fill the message's `{name}` placeholders.
  */
 export class AppError extends Error {
   constructor(
     readonly code: ServerMessageCode,
     readonly httpStatus = 200,
     readonly detail?: string,
+    readonly vars?: Readonly<Record<string, string | number>>,
   ) {
     super(detail ? `${code}: ${detail}` : code);
   }
 }
 
 export function localise(err: AppError, req: FastifyRequest): string {
-  const base = serverMessage(err.code, langFromHeader(req.headers['accept-language']));
+  let base = serverMessage(err.code, langFromHeader(req.headers['accept-language']));
+  if (err.vars) base = base.replace(/\{(\w+)\}/g, (m, name: string) => (err.vars && Object.hasOwn(err.vars, name) ? String(err.vars[name]) : m));
   return err.detail ? `${base}: ${err.detail}` : base;
 }
 
@@ -27,9 +30,15 @@ function zodMessage(err: ZodError): string {
     .join('; ');
 }
 
-/** The body limit of the request's route in MB (one decimal at most), for a 413's message. */
+/** The body limit of the request's route in MB, for a 413's message. */
 export function bodyLimitMb(req: FastifyRequest): number {
-  return Math.round((req.routeOptions.bodyLimit / (1024 * 1024)) * 10) / 10;
+  // Three significant digits: 20, 1.5, and a 64 KB form's 0.0625.
+  return Number((req.routeOptions.bodyLimit / (1024 * 1024)).toPrecision(3));
+}
+
+/** The localised 413 message of the request's route ("Request body too large, limit (MB): 20"). */
+export function bodyTooLargeMessage(req: FastifyRequest): string {
+  return localise(new AppError('BODY_TOO_LARGE', 413, String(bodyLimitMb(req))), req);
 }
 
 /** What an issue adds to its message: the allowed values, the expected type, or the check's own detail. */

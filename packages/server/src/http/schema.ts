@@ -176,11 +176,12 @@ export function routeDeclarer(app: FastifyInstance, guards: Guards) {
   return function declare<K extends ApiRouteKey>(key: K, opts: RouteOptions, handler: Handler<K>): void {
     const auth = apiRoutes[key].auth;
     const guard = auth === 'user' || auth === 'admin' || auth === 'root' ? [guards[auth]] : [];
+    const bodyLimit = opts.bodyLimit ?? (apiRoutes[key] as RouteContract).bodyLimit;
     app.route({
       ...routeOf(key),
       schema: fastifySchema(key),
       ...(opts.onRequest ? { onRequest: opts.onRequest } : {}),
-      ...(opts.bodyLimit ? { bodyLimit: opts.bodyLimit } : {}),
+      ...(bodyLimit ? { bodyLimit } : {}),
       preValidation: [...guard, ...(opts.guards ?? [])],
       handler: handler as RouteHandlerMethod,
     });

@@ -34,8 +34,8 @@ describe('security headers', () => {
       expect(csp.get('script-src'), p).toContain("'self'");
       expect(csp.get('script-src'), p).not.toContain("'unsafe-inline'");
       expect(csp.get('script-src'), p).not.toContain("'unsafe-eval'");
-      // Telegram's login widget (sign-in and bindings) is telegram.org's script.
-      expect(csp.get('script-src'), p).toContain('https://telegram.org');
+      // Third-party scripts only while their feature is on (next test).
+      expect(csp.get('script-src'), p).toEqual(["'self'"]);
       // antd's CSS-in-JS writes <style> elements and style attributes.
       expect(csp.get('style-src'), p).toEqual(["'self'", "'unsafe-inline'"]);
       expect(csp.get('img-src'), p).toEqual(["'self'", 'data:', 'https:']);
@@ -46,6 +46,26 @@ describe('security headers', () => {
       expect(r.headers.get('x-content-type-options'), p).toBe('nosniff');
       expect(r.headers.get('referrer-policy'), p).toBe('strict-origin-when-cross-origin');
     }
+  });
+
+  it('allows the Turnstile and Telegram widget scripts only while those features are on', async () => {
+    const scriptSrc = async () => directives((await fetch(`${srv.url}/login`)).headers.get('content-security-policy')).get('script-src');
+    const root = await rootClient(srv.url);
+    const set = async (key: string, value: string) => expect((await root.put('/api/option/', { key, value })).body.success, key).toBe(true);
+    await set('TelegramBotName', 'csp_bot');
+    await set('TelegramBotToken', '1:csp-token');
+    await set('TelegramOAuthEnabled', 'true');
+    // Telegram's login widget (sign-in and bindings) is telegram.org's script.
+    expect(await scriptSrc()).toEqual(["'self'", 'https://telegram.org']);
+    await set('TurnstileSiteKey', 'site-key');
+    await set('TurnstileSecretKey', 'secret-key');
+    await set('TurnstileCheckEnabled', 'true');
+    expect(await scriptSrc()).toEqual(["'self'", 'https://challenges.cloudflare.com', 'https://telegram.org']);
+    await set('TelegramOAuthEnabled', 'false');
+    await set('TurnstileCheckEnabled', 'false');
+    expect(await scriptSrc()).toEqual(["'self'"]);
+    // No HSTS over plain http (the https case: http/sign-in-sessions.api.test.ts).
+    expect((await fetch(`${srv.url}/login`)).headers.get('strict-transport-security')).toBeNull();
   });
 
   it('lets the console post forms only to itself and to the payment gateway once one is set', async () => {

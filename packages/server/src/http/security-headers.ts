@@ -1,16 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 
+/** Third-party scripts the console loads, each only while the feature that needs it is on. */
+export const TURNSTILE_SCRIPT_ORIGIN = 'https://challenges.cloudflare.com';
+export const TELEGRAM_SCRIPT_ORIGIN = 'https://telegram.org';
+
 /**
- * The console's policy. Scripts only from this origin plus Cloudflare Turnstile (spec §5 human
- * check; its docs ask for script-src and frame-src on challenges.cloudflare.com) and Telegram's
- * login widget (telegram.org's script, which frames oauth.telegram.org). antd's CSS-in-JS
- * writes <style> elements and style attributes, hence 'unsafe-inline' for styles only. Admin
- * content (notice, about, home page) may show https images and, given a URL, an https iframe.
+ * The console's policy. Scripts only from this origin, plus — only while they are switched on —
+ * Cloudflare Turnstile (spec §5 human check; its docs ask for script-src and frame-src on
+ * challenges.cloudflare.com) and Telegram's login widget (telegram.org's script, which frames
+ * oauth.telegram.org). antd's CSS-in-JS writes <style> elements and style attributes, hence
+ * 'unsafe-inline' for styles only. Admin content (notice, about, home page) may show https
+ * images and, given a URL, an https iframe.
  */
-export function consoleCsp(formTargets: readonly string[] = []): string {
+export function consoleCsp(formTargets: readonly string[] = [], scriptSources: readonly string[] = []): string {
   return [
     "default-src 'self'",
-    "script-src 'self' https://challenges.cloudflare.com https://telegram.org",
+    ["script-src", "'self'", ...scriptSources].join(' '),
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: https:",
     "font-src 'self' data:",
@@ -48,14 +53,16 @@ const RELAY_PREFIXES = ['/v1', '/pg/', '/mj/', '/suno/'];
  * the socket itself (streams, after hijack) carry them too; the relay gets only nosniff, which
  * costs nothing on its hot path and is all a machine-read JSON or SSE answer needs.
  */
-export function installSecurityHeaders(app: FastifyInstance, opts: { formTarget?: () => string } = {}): void {
+export function installSecurityHeaders(app: FastifyInstance, opts: { formTarget?: () => string; scriptSources?: () => readonly string[] } = {}): void {
   // The wallet posts its top-up form to the payment gateway (PayAddress): that origin, and only it, is a form target too.
-  let cached = { target: '', csp: CONSOLE_CSP };
+  let cached = { key: '', csp: CONSOLE_CSP };
   const csp = (): string => {
     const target = opts.formTarget?.() ?? '';
-    if (target !== cached.target) {
+    const scripts = opts.scriptSources?.() ?? [];
+    const key = `${target}\n${scripts.join(' ')}`;
+    if (key !== cached.key) {
       const origin = cspOrigin(target);
-      cached = { target, csp: consoleCsp(origin ? [origin] : []) };
+      cached = { key, csp: consoleCsp(origin ? [origin] : [], scripts) };
     }
     return cached.csp;
   };
@@ -67,6 +74,8 @@ export function installSecurityHeaders(app: FastifyInstance, opts: { formTarget?
       res.setHeader('Content-Security-Policy', url.startsWith('/api/') ? API_CSP : csp());
       res.setHeader('X-Frame-Options', 'DENY');
       res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+      // Served over https (directly, or behind a trusted proxy that says so): browsers keep to https.
+      if (req.protocol === 'https') res.setHeader('Strict-Transport-Security', 'max-age=31536000');
     }
     done();
   });

@@ -7,6 +7,7 @@
  */
 import { channelTypeOf, isChannelType } from '@modelgate/shared';
 import type { Insertable } from 'kysely';
+import { CHANNEL_KEY_PURPOSE } from '../crypto/secret-box.js';
 import type { AbilitiesTable } from '../db/schema.js';
 import { copyById, sameColumns, type ImportContext, type Mapped } from './copy.js';
 import { presentColumns } from './source-schema.js';
@@ -29,7 +30,8 @@ export async function importChannels(ctx: ImportContext): Promise<void> {
       return {
         id,
         type,
-        key,
+        // new-api keeps keys in plaintext; ModelGate stores them sealed.
+        key: ctx.secrets.sealIfPlain(CHANNEL_KEY_PURPOSE, key),
         openai_organization: optText(row, 'openai_organization', 255),
         test_model: optText(row, 'test_model', 255),
         status: int(row, 'status', 1),

@@ -4,8 +4,11 @@
  * prints what was imported and what could not be, then reconciles the ledger. Exit status: 0 done
  * (ledger reconciles), 1 refused or failed (nothing written), 2 bad arguments or environment.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { ConfigError, loadConfig } from '../config/config.js';
+import { generatedSecretPath, secretBoxFromConfig } from '../crypto/key-ring.js';
+import { SecretBox } from '../crypto/secret-box.js';
 import { openDb } from '../db/client.js';
 import { formatReconciliation, reconcile } from '../ledger/reconcile.js';
 import { runImport } from './importer.js';
@@ -57,7 +60,10 @@ async function main(): Promise<number> {
   const absent = args.dryRun && !config.sqlDsn && !fs.existsSync(config.sqlitePath);
   const target = await openDb(absent ? { ...config, sqlitePath: ':memory:' } : config);
   try {
-    const report = await runImport(source, target, { dryRun: args.dryRun });
+    // A dry run creates nothing, not even the generated key file (nothing sealed with it exists yet).
+    const throwaway = args.dryRun && config.cryptoSecretFrom === 'generated' && !fs.existsSync(generatedSecretPath(config));
+    const secrets = throwaway ? new SecretBox({ current: randomBytes(32).toString('base64url') }) : secretBoxFromConfig(config);
+    const report = await runImport(source, target, { dryRun: args.dryRun, secrets });
     for (const line of formatImportReport(report)) console.log(line);
     if (args.dryRun) return report.conflicts.length ? 1 : 0;
     const r = await reconcile(target.db);

@@ -4,6 +4,7 @@
  * same id, insert the rest. A row already present is one an earlier run imported (idempotency);
  * a row present that is *not* the new-api row is a conflict, which stops a real run.
  */
+import type { SecretBox } from '../crypto/secret-box.js';
 import type { Insertable, Kysely } from 'kysely';
 import type { SqlKind } from '../config/config.js';
 import type { Database } from '../db/schema.js';
@@ -23,6 +24,8 @@ export interface ImportContext {
   /** Users and channels that exist in ModelGate once this run is done (present before, or imported now). */
   users: Set<number>;
   channels: Set<number>;
+  /** Seals channel keys and secret options as they are written (crypto/secret-box.ts). */
+  secrets: SecretBox;
 }
 
 /** Rows per read and per multi-row INSERT (well under every database's bound-parameter limit). */

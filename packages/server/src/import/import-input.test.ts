@@ -9,6 +9,7 @@ import { openDb, type Db } from '../db/client.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createNewApiFixture, FIXTURE_ROWS, type NewApiFixture } from '../test-support/newapi-fixture.js';
 import { createTestDatabase, testDbKinds, type TestDatabase } from '../test-support/test-db.js';
+import { SecretBox } from '../crypto/secret-box.js';
 import { runImport } from './importer.js';
 import type { ImportReport } from './report.js';
 import { ImportError, openSource, parseSourceDsn } from './source.js';
@@ -16,7 +17,7 @@ import { ImportError, openSource, parseSourceDsn } from './source.js';
 async function importFrom(from: string, target: Db, dryRun = false): Promise<ImportReport> {
   const source = await openSource(parseSourceDsn(from));
   try {
-    return await runImport(source, target, { dryRun });
+    return await runImport(source, target, { dryRun, secrets: new SecretBox({ current: 'import-input-test' }) });
   } finally {
     await source.close();
   }

@@ -10,6 +10,7 @@ import {
 } from '../test-support/newapi-fixture.js';
 import { createTestDatabase, testDbKinds, type TestDatabase } from '../test-support/test-db.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
+import { CHANNEL_KEY_PURPOSE, optionPurpose, SecretBox } from '../crypto/secret-box.js';
 import { runImport } from './importer.js';
 import { openSource, parseSourceDsn } from './source.js';
 import type { ImportReport } from './report.js';
@@ -27,10 +28,13 @@ const FIRST_RUN: Record<string, [number, number, number]> = {
   quota_data: [3, 3, 0],
 };
 
+/** The key ring of the test server that serves the import afterwards (SESSION_SECRET test-secret). */
+const SECRETS = new SecretBox({ current: 'test-secret' });
+
 async function importOnce(fixture: NewApiFixture, target: Db, dryRun = false): Promise<ImportReport> {
   const source = await openSource(parseSourceDsn(fixture.from));
   try {
-    return await runImport(source, target, { dryRun });
+    return await runImport(source, target, { dryRun, secrets: SECRETS });
   } finally {
     await source.close();
   }
@@ -115,6 +119,14 @@ describe.each(testDbKinds())('importing a new-api database on %s', (kind) => {
       [4, 700, 100, 0],
       [7, 0, 0, 1],
     ]);
+    // Secrets arrive sealed: new-api's plaintext channel keys and secret options are never stored as such.
+    const keys = await db.selectFrom('channels').select(['id', 'key']).orderBy('id').execute();
+    expect(keys.length).toBe(4);
+    for (const k of keys) expect(k.key.startsWith(`enc:v1:${SECRETS.currentKid}:`), `channel #${k.id}`).toBe(true);
+    expect(SECRETS.open(CHANNEL_KEY_PURPOSE, keys[0]!.key)).toBe('sk-upstream-openai');
+    const smtp = await db.selectFrom('options').select('value').where('key', '=', 'SMTPToken').executeTakeFirstOrThrow();
+    expect(smtp.value).not.toContain('smtp-secret');
+    expect(SECRETS.open(optionPurpose('SMTPToken'), smtp.value)).toBe('smtp-secret');
     const openings = await db.selectFrom('ledger_entries').select('ref').where('kind', '=', 'opening').execute();
     expect(openings.map((o) => o.ref).sort()).toEqual([...[1, 2, 3, 4, 5].map((i) => `new-api:user:${i}`), ...[1, 2, 3, 4, 7].map((i) => `new-api:token:${i}`)].sort());
     const r = await reconcile(db);
@@ -153,7 +165,9 @@ describe.each(testDbKinds())('importing a new-api database on %s', (kind) => {
       const client = new OpenAI({ apiKey: `sk-${ALICE_KEY}`, baseURL: `${server.url}/v1`, maxRetries: 0 });
       const reply = await client.chat.completions.create({ model: IMPORTED_MODEL, messages: [{ role: 'user', content: 'hello from the old gateway' }] });
       expect(reply.choices[0]!.message.content).toBeTruthy();
+      // The channel key was imported sealed; the relay opened it when it loaded the channels.
       expect(fake.requests.at(-1)!.headers.authorization).toBe('Bearer sk-upstream-openai');
+      expect(server.ctx.options.str('SMTPToken')).toBe('smtp-secret');
       // Price mode: ModelPrice × QuotaPerUnit × the vip group's ratio, all three imported options.
       const charge = Math.round(IMPORTED_MODEL_PRICE * 500_000 * VIP_RATIO);
       expect(charge).toBe(15_000);

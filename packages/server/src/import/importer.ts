@@ -6,6 +6,7 @@
  * target is stood in for by an empty in-memory database).
  */
 import { sql, type Kysely } from 'kysely';
+import type { SecretBox } from '../crypto/secret-box.js';
 import { openDb, type Db } from '../db/client.js';
 import { migrateToLatest, pendingMigrations } from '../db/migrate.js';
 import type { Database } from '../db/schema.js';
@@ -58,7 +59,8 @@ async function resetSequences(t: Kysely<Database>): Promise<void> {
   }
 }
 
-export async function runImport(source: Source, target: Db, opts: { dryRun: boolean }): Promise<ImportReport> {
+/** `secrets`: the target's key ring (the importer writes channel keys and secret options sealed). */
+export async function runImport(source: Source, target: Db, opts: { dryRun: boolean; secrets: SecretBox }): Promise<ImportReport> {
   const check = checkSourceSchema(source);
   const report = new ImportReport(opts.dryRun, source.display, target.kind);
   for (const table of check.absent) {
@@ -70,7 +72,7 @@ export async function runImport(source: Source, target: Db, opts: { dryRun: bool
   }
   for (const u of check.unknownColumns) report.issue(u.table, '', `column ${u.column} has no ModelGate field: not imported`);
   const absent = new Set<string>(check.absent);
-  const base = { source, kind: target.kind, report, users: new Set<number>(), channels: new Set<number>() };
+  const base = { source, kind: target.kind, report, users: new Set<number>(), channels: new Set<number>(), secrets: opts.secrets };
 
   if (!opts.dryRun) {
     const applied = await migrateToLatest(target);

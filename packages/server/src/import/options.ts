@@ -3,8 +3,10 @@
  * the console passes (packages/shared/src/option-rules.ts). Unknown keys and values the rules refuse
  * are reported and left behind. A key ModelGate already has keeps ModelGate's value (an earlier
  * run's import, or an administrator's later change). Values are never printed: some are secrets.
+ * Secret options are written sealed, as the server stores them.
  */
-import { isOptionKey, normaliseOption, optionSpec, type OptionKey } from '@modelgate/shared';
+import { isOptionKey, isSecretOption, normaliseOption, optionSpec, type OptionKey } from '@modelgate/shared';
+import { optionPurpose, SecretUnreadableError } from '../crypto/secret-box.js';
 import type { ImportContext } from './copy.js';
 import { text } from './values.js';
 
@@ -12,7 +14,17 @@ export async function importOptions(ctx: ImportContext): Promise<void> {
   const counts = ctx.report.counts('options');
   const rows = await ctx.source.all('options', ['key', 'value'], ['key']);
   counts.source = rows.length;
-  const current = new Map((await ctx.t.selectFrom('options').select(['key', 'value']).execute()).map((r) => [r.key, r.value ?? '']));
+  // ModelGate's values opened, so a rule or a comparison sees the secret, not its ciphertext.
+  const opened = (key: string, stored: string): string => {
+    if (!isSecretOption(key)) return stored;
+    try {
+      return ctx.secrets.open(optionPurpose(key), stored);
+    } catch (e) {
+      if (e instanceof SecretUnreadableError) return stored;
+      throw e;
+    }
+  };
+  const current = new Map((await ctx.t.selectFrom('options').select(['key', 'value']).execute()).map((r) => [r.key, opened(r.key, r.value ?? '')]));
   const incoming = new Map<string, string>();
   for (const row of rows) {
     const key = text(row, 'key');
@@ -37,7 +49,8 @@ export async function importOptions(ctx: ImportContext): Promise<void> {
       if (current.get(key) !== checked.value) ctx.report.issue('options', key, 'already set in ModelGate to another value: ModelGate\'s value kept');
       continue;
     }
-    if (ctx.write) await ctx.t.insertInto('options').values({ key, value: checked.value }).execute();
+    const value = isSecretOption(key) ? ctx.secrets.seal(optionPurpose(key), checked.value) : checked.value;
+    if (ctx.write) await ctx.t.insertInto('options').values({ key, value }).execute();
     counts.imported++;
   }
 }

@@ -1,15 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../context.js';
+import { safeEqual } from '../crypto/safe-equal.js';
 
 /** The part of the application context this file uses. */
 type Deps = Pick<AppContext, 'metrics' | 'options'>;
 
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 /**
  * `GET /metrics` in Prometheus text format, for a scraper holding the MetricsToken option as a
@@ -27,7 +22,7 @@ export function metricsRoutes(app: FastifyInstance, ctx: Deps): void {
     reply.header('Cache-Control', 'no-store');
     if (!token) return reply.code(404).send({ error: 'metrics are disabled: set the MetricsToken option to enable GET /metrics' });
     const given = (req.headers.authorization ?? '').replace(/^Bearer\s+/i, '').trim();
-    if (!given || !sameSecret(given, token)) {
+    if (!given || !safeEqual(given, token)) {
       return reply.code(401).header('WWW-Authenticate', 'Bearer realm="metrics"').send({ error: 'a valid bearer token (the MetricsToken option) is required' });
     }
     return reply.type(ctx.metrics.contentType).send(await ctx.metrics.text());

@@ -5,11 +5,9 @@ import { IpMatcher, parseIpList } from '../http/ip-list.js';
  * Addresses an outbound fetch that a user or a third party can influence must never reach
  * (docs/security.md#outbound-requests): this host, private networks, link-local and cloud metadata
  * endpoints, CGNAT, multicast, reserved and documentation ranges, and the IPv6 forms that embed or
- * translate an IPv4 address (IPv4-mapped addresses are matched against the IPv4 ranges by
- * BlockList itself; NAT64, 6to4 and Teredo are refused whole).
+ * translate an IPv4 address (IPv4-mapped, IPv4-compatible, NAT64, 6to4 and Teredo are refused whole).
  */
-const BLOCKED = [
-  // IPv4
+const BLOCKED_V4 = [
   '0.0.0.0/8', // "this network", incl. 0.0.0.0 (which reaches localhost on Linux)
   '10.0.0.0/8',
   '100.64.0.0/10', // CGNAT
@@ -25,10 +23,11 @@ const BLOCKED = [
   '203.0.113.0/24',
   '224.0.0.0/4', // multicast
   '240.0.0.0/4', // reserved, incl. 255.255.255.255
-  // IPv6
-  '::/128',
-  '::1/128',
-  '::ffff:0:0/96', // IPv4-mapped: also checked against the IPv4 ranges, refused whole to be sure
+].join(',');
+
+const BLOCKED_V6 = [
+  '::/96', // unspecified, loopback and the deprecated IPv4-compatible form (::a.b.c.d)
+  '::ffff:0:0/96', // IPv4-mapped, whatever IPv4 address it carries
   '64:ff9b::/96', // NAT64
   '64:ff9b:1::/48',
   '100::/64', // discard
@@ -40,7 +39,13 @@ const BLOCKED = [
   'ff00::/8', // multicast
 ].join(',');
 
-const blocked = new IpMatcher(parseIpList(BLOCKED).ranges);
+/*
+ * Two lists, each asked only about its own family: node's BlockList matches an IPv4 address against
+ * IPv6 rules through its IPv4-mapped form, so one list holding ::ffff:0:0/96 would refuse every
+ * IPv4 address on the internet.
+ */
+const blockedV4 = new IpMatcher(parseIpList(BLOCKED_V4).ranges);
+const blockedV6 = new IpMatcher(parseIpList(BLOCKED_V6).ranges);
 
 /** An IP address literal without brackets or zone, else null. */
 export function ipLiteral(hostname: string): string | null {
@@ -54,7 +59,9 @@ export function ipLiteral(hostname: string): string | null {
  */
 export function addressAllowed(address: string, allow?: IpMatcher): boolean {
   if (allow?.has(address)) return true;
-  return isIP(address) !== 0 && !blocked.has(address);
+  const version = isIP(address);
+  if (version === 4) return !blockedV4.has(address);
+  return version === 6 && !blockedV6.has(address);
 }
 
 let cached: { raw: string; matcher: IpMatcher } | undefined;

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IpMatcher, parseIpList } from '../http/ip-list.js';
-import { guardedFetch, OutboundError, type GuardedFetchOptions, type Resolver } from './guarded-fetch.js';
+import { guardedFetch, OutboundError, redirectTarget, setOutboundResolver, type GuardedFetchOptions, type Resolver } from './guarded-fetch.js';
 
 const allow = (list: string) => new IpMatcher(parseIpList(list).ranges);
 
@@ -26,6 +26,7 @@ describe('guarded outbound fetch', () => {
   let a: { server: Server; port: number };
   let b: { server: Server; port: number };
   const seenHosts: string[] = [];
+  const seenAuth: Array<string | undefined> = [];
 
   beforeAll(async () => {
     // Two servers on one port of two loopback addresses: which one answers shows where a request went.
@@ -33,6 +34,22 @@ describe('guarded outbound fetch', () => {
       seenHosts.push(String(req.headers.host));
       const url = new URL(req.url ?? '/', 'http://x');
       if (url.pathname === '/big') return res.end(Buffer.alloc(2000, 97));
+      if (url.pathname === '/announce') {
+        res.writeHead(200, { 'content-length': '5000' });
+        return res.write('x'); // and never the rest
+      }
+      if (url.pathname === '/auth-echo') {
+        seenAuth.push(req.headers.authorization);
+        return res.end('echo');
+      }
+      if (url.pathname === '/to-two') {
+        res.writeHead(302, { location: `http://two.test:${a.port}/auth-echo` });
+        return res.end();
+      }
+      if (url.pathname === '/to-self') {
+        res.writeHead(302, { location: '/auth-echo' });
+        return res.end();
+      }
       if (url.pathname === '/hang') return; // never answers
       if (url.pathname.startsWith('/hop/')) {
         const n = Number(url.pathname.slice(5));
@@ -64,6 +81,8 @@ describe('guarded outbound fetch', () => {
       'http://2130706433/', // decimal 127.0.0.1
       'http://0177.0.0.1/', // octal
       'http://0x7f.1/', // hex, short form
+      'http://127.1/', // short form
+      'http://0x7f000001/', // hex, whole
       'http://0/',
       'http://0.0.0.0/',
       'http://[::]/',
@@ -131,5 +150,45 @@ describe('guarded outbound fetch', () => {
     const started = Date.now();
     expect(await refusal(`http://127.0.0.2:${a.port}/hang`, { ...opts, timeoutMs: 300 })).toBe('timeout');
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('refuses an announced body over the cap without reading it, and caps DNS within the total time', async () => {
+    const opts = { allow: allow('127.0.0.2/32') };
+    const started = Date.now();
+    expect(await refusal(`http://127.0.0.2:${a.port}/announce`, { ...opts, maxBytes: 1000, timeoutMs: 5000 })).toBe('size');
+    expect(Date.now() - started).toBeLessThan(2000);
+    const hanging: Resolver = () => new Promise(() => undefined);
+    expect(await refusal('http://slow-dns.test/', { resolve: hanging, timeoutMs: 200 })).toBe('timeout');
+  });
+
+  it('sends credential headers on a same-origin redirect only', async () => {
+    const both: Resolver = async () => [{ address: '127.0.0.2', family: 4 }];
+    const opts = { allow: allow('127.0.0.2/32'), resolve: both, headers: { authorization: 'Bearer secret' } };
+    seenAuth.length = 0;
+    await guardedFetch(`http://one.test:${a.port}/to-self`, opts);
+    await guardedFetch(`http://one.test:${a.port}/to-two`, opts);
+    expect(seenAuth).toEqual(['Bearer secret', undefined]);
+  });
+
+  it('never follows a redirect from https down to http', () => {
+    const from = new URL('https://images.example/a.png');
+    expect(() => redirectTarget(from, 'http://images.example/b.png')).toThrow(expect.objectContaining({ reason: 'redirects', message: expect.stringContaining('from https to http') }));
+    expect(redirectTarget(from, '/b.png').toString()).toBe('https://images.example/b.png');
+    expect(redirectTarget(new URL('http://images.example/'), 'https://cdn.example/c.png').toString()).toBe('https://cdn.example/c.png');
+    expect(() => redirectTarget(from, 'file:///etc/passwd')).toThrow(expect.objectContaining({ reason: 'scheme' }));
+  });
+
+  it('uses the process resolver when the caller names none', async () => {
+    const asked: string[] = [];
+    setOutboundResolver(async (name) => {
+      asked.push(name);
+      return [{ address: '127.0.0.2', family: 4 }];
+    });
+    try {
+      const res = await guardedFetch(`http://via-process-dns.test:${a.port}/`, { allow: allow('127.0.0.2/32') });
+      expect([res.body.toString(), asked]).toEqual(['A', ['via-process-dns.test']]);
+    } finally {
+      setOutboundResolver(undefined);
+    }
   });
 });

@@ -24,13 +24,13 @@ export interface GuardedFetchOptions {
   body?: string | Buffer;
   /** Largest body accepted (default 10 MB). */
   maxBytes?: number;
-  /** For the whole fetch, redirects included (default 15 s). */
+  /** For the whole fetch, DNS and redirects included (default 15 s). */
   timeoutMs?: number;
   /** Redirects followed, each re-checked (default 3). */
   maxRedirects?: number;
   /** Private ranges the operator allows (OutboundAllowedRanges). */
   allow?: IpMatcher;
-  /** DNS; tests inject one. Default: the system resolver, every address. */
+  /** DNS; tests inject one. Default: the process resolver (`setOutboundResolver`). */
   resolve?: Resolver;
 }
 
@@ -43,32 +43,69 @@ export interface GuardedResponse {
 }
 
 const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+let processResolver: Resolver = systemResolver;
 
 /**
- * The address to connect to for `url`: the host is resolved once, every address it has must be
- * allowed (a name with one private address among public ones is refused), and the connection is
- * then made to that address, so a second lookup cannot answer differently (DNS rebinding).
+ * Replaces the DNS every guarded fetch uses when its caller names none (undefined: the system's
+ * again). DNS lies outside this process: tests answer names with it (a rebinding name, a "public"
+ * name that lands on a loopback test server) without a DNS server.
  */
-async function pinnedAddress(url: URL, opts: GuardedFetchOptions): Promise<string> {
-  const literal = ipLiteral(url.hostname);
-  const addresses = literal ? [literal] : await resolveAll(url.hostname, opts.resolve ?? systemResolver);
-  const refused = addresses.find((a) => !addressAllowed(a, opts.allow));
-  if (refused !== undefined) throw new OutboundError('address', `${url.hostname} resolves to ${refused}, an address outbound requests may not reach`);
-  return addresses[0]!;
+export function setOutboundResolver(resolver: Resolver | undefined): void {
+  processResolver = resolver ?? systemResolver;
 }
 
-async function resolveAll(hostname: string, resolve: Resolver): Promise<string[]> {
+/** Headers that carry a credential for one origin: never sent on to another one by a redirect. */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
+
+function withSignal<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return p;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+async function resolveAll(hostname: string, resolve: Resolver, signal?: AbortSignal): Promise<string[]> {
   let found: Array<{ address: string }>;
   try {
-    found = await resolve(hostname);
+    found = await withSignal(resolve(hostname), signal);
   } catch (err) {
+    if (signal?.aborted) throw new OutboundError('timeout', `${hostname} could not be resolved in time`);
     throw new OutboundError('dns', `${hostname} could not be resolved (${(err as { code?: string }).code ?? 'error'})`);
   }
   if (!found.length) throw new OutboundError('dns', `${hostname} has no address`);
   return found.map((f) => f.address);
 }
 
-function checkedUrl(raw: string): URL {
+/**
+ * Every address `hostname` has (itself, for an IP literal), resolved once, and the first of them an
+ * outbound request may not reach, if any. For the checks that judge a target without fetching it
+ * (a channel's base URL) as well as for the fetch below.
+ */
+export async function resolveChecked(
+  hostname: string,
+  opts: Pick<GuardedFetchOptions, 'allow' | 'resolve'> & { signal?: AbortSignal } = {},
+): Promise<{ addresses: string[]; refused: string | undefined }> {
+  const literal = ipLiteral(hostname);
+  const addresses = literal ? [literal] : await resolveAll(hostname, opts.resolve ?? processResolver, opts.signal);
+  return { addresses, refused: addresses.find((a) => !addressAllowed(a, opts.allow)) };
+}
+
+/**
+ * The address to connect to for `hostname`: every address the name has must be allowed (a name with
+ * one private address among public ones is refused), and the connection is then made to the first,
+ * so a second lookup cannot answer differently (DNS rebinding).
+ */
+async function checkedAddress(hostname: string, opts: Pick<GuardedFetchOptions, 'allow' | 'resolve'> & { signal?: AbortSignal }): Promise<string> {
+  const { addresses, refused } = await resolveChecked(hostname, opts);
+  if (refused !== undefined) throw new OutboundError('address', `${hostname} resolves to ${refused}, an address outbound requests may not reach`);
+  return addresses[0]!;
+}
+
+/** `raw` as a URL this client fetches: http(s), no credentials. IPv4 spellings (decimal, octal, hex, short) come out dotted. */
+export function checkedUrl(raw: string): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -77,6 +114,22 @@ function checkedUrl(raw: string): URL {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundError('scheme', `${url.protocol} URLs are not fetched (http and https only)`);
   if (url.username || url.password) throw new OutboundError('scheme', 'URLs with credentials are not fetched');
+  return url;
+}
+
+/**
+ * Where a redirect leads: checked like the first URL, and never from https down to http (what a
+ * secure request carries, or the answer it expects, must not cross the network in clear).
+ */
+export function redirectTarget(from: URL, location: string): URL {
+  let next: URL;
+  try {
+    next = new URL(location, from);
+  } catch {
+    throw new OutboundError('redirects', `${from.host} redirected to an invalid URL`);
+  }
+  const url = checkedUrl(next.toString());
+  if (from.protocol === 'https:' && url.protocol === 'http:') throw new OutboundError('redirects', `${from.host} redirected from https to http (${url.host}), which is refused`);
   return url;
 }
 
@@ -94,8 +147,9 @@ async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: numbe
 
 /**
  * The one client for fetches a user or an admin-configured third party can influence (image URLs in
- * prompts, task results, webhooks, OAuth endpoints, logos): http(s) only, every address checked and
- * pinned, redirects followed by hand and re-checked, body size and total time capped.
+ * prompts, task results, the download worker, OAuth and OIDC endpoints, a key's token endpoint):
+ * http(s) only, every address checked and pinned, redirects followed by hand and re-checked (no
+ * https → http, no credential headers to another origin), body size and total time capped.
  */
 export async function guardedFetch(rawUrl: string, opts: GuardedFetchOptions = {}): Promise<GuardedResponse> {
   const maxBytes = opts.maxBytes ?? 10 * 1024 * 1024;
@@ -105,20 +159,15 @@ export async function guardedFetch(rawUrl: string, opts: GuardedFetchOptions = {
   let url = checkedUrl(rawUrl);
   let method = opts.method ?? 'GET';
   let body = opts.body;
+  let headers = { ...opts.headers };
   for (let hop = 0; ; hop++) {
-    const address = await pinnedAddress(url, opts);
+    const address = await checkedAddress(url.hostname, { allow: opts.allow, resolve: opts.resolve, signal });
     // Connect to the checked address; the name stays in Host and in TLS (SNI and certificate check).
     const target = new URL(url);
     target.hostname = address.includes(':') ? `[${address}]` : address;
     const agent = new Agent({ connect: { servername: ipLiteral(url.hostname) ? undefined : url.hostname }, connections: 1 });
     try {
-      const res = await request(target, {
-        method,
-        headers: { ...opts.headers, host: url.host },
-        body,
-        dispatcher: agent,
-        signal,
-      }).catch((err: unknown) => {
+      const res = await request(target, { method, headers: { ...headers, host: url.host }, body, dispatcher: agent, signal }).catch((err: unknown) => {
         if (signal.aborted) throw new OutboundError('timeout', `${url.host} did not answer within ${timeoutMs} ms`);
         throw new OutboundError('network', `${url.host}: ${(err as { code?: string }).code ?? (err as Error).message}`);
       });
@@ -126,12 +175,20 @@ export async function guardedFetch(rawUrl: string, opts: GuardedFetchOptions = {
       if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string') {
         await res.body.dump().catch(() => undefined);
         if (hop >= maxRedirects) throw new OutboundError('redirects', `more than ${maxRedirects} redirects from ${rawUrl}`);
-        url = checkedUrl(new URL(location, url).toString());
+        const next = redirectTarget(url, location);
+        if (next.origin !== url.origin) headers = Object.fromEntries(Object.entries(headers).filter(([k]) => !CREDENTIAL_HEADERS.has(k.toLowerCase())));
+        url = next;
         if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
           method = 'GET';
           body = undefined;
         }
         continue;
+      }
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared > maxBytes) {
+        // Closed unread: a listener, since destroying an undici body emits an abort error.
+        res.body.on('error', () => undefined).destroy();
+        throw new OutboundError('size', `${url.host} announced ${declared} bytes, more than ${maxBytes}`);
       }
       const data = await readCapped(res.body, maxBytes, url).catch((err: unknown) => {
         if (err instanceof OutboundError) throw err;

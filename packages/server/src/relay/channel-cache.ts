@@ -1,4 +1,5 @@
 import { ChannelStatus } from '@modelgate/shared';
+import { CHANNEL_KEY_PURPOSE, SecretUnreadableError, type SecretBox } from '../crypto/secret-box.js';
 import type { Db } from '../db/client.js';
 import type { ChannelRow } from '../db/schema.js';
 import type { ChannelTarget } from './adapters/types.js';
@@ -34,6 +35,7 @@ function stringMap(obj: Record<string, unknown> | null): Record<string, string> 
   return Object.keys(out).length ? out : null;
 }
 
+/** `row.key` must be the opened key (ChannelsRepository.open, or the cache's own load). */
 export function toRuntime(row: ChannelRow): RuntimeChannel {
   return {
     id: Number(row.id),
@@ -64,6 +66,8 @@ type Tiers = RuntimeChannel[][];
  * write on any node calls `invalidate()` here (through the invalidation bus: Redis pub/sub across
  * nodes), so an added, edited, disabled or enabled channel is in force on the next request; the
  * index is also reloaded every SYNC_FREQUENCY, which is how nodes converge without Redis.
+ * Keys are stored sealed: each is opened once per load (and reused across loads while its stored
+ * value is unchanged), never per request. A channel whose key does not open is left out.
  */
 export class ChannelCache {
   private channels = new Map<number, RuntimeChannel>();
@@ -72,11 +76,37 @@ export class ChannelCache {
   private loadedGeneration = -1;
   private loadedAt = 0;
   private loading: Promise<void> | null = null;
+  /** Opened keys by the stored (sealed) value of the last load. */
+  private opened = new Map<string, string>();
+  /** Stored values already reported unreadable (one log line each, not one per reload). */
+  private reported = new Set<string>();
+  /** Told once per unreadable stored key (set in create-context to the log). */
+  onUnreadable?: (channelId: number, err: SecretUnreadableError) => void;
 
   constructor(
     private readonly handle: Db,
     private readonly ttlMs: number,
+    private readonly secrets: SecretBox,
   ) {}
+
+  /** The opened key of a stored value, or null when it does not open. */
+  private openKey(id: number, stored: string, opened: Map<string, string>): string | null {
+    let key = this.opened.get(stored);
+    if (key === undefined) {
+      try {
+        key = this.secrets.open(CHANNEL_KEY_PURPOSE, stored);
+      } catch (e) {
+        if (!(e instanceof SecretUnreadableError)) throw e;
+        if (!this.reported.has(stored)) {
+          this.reported.add(stored);
+          this.onUnreadable?.(id, e);
+        }
+        return null;
+      }
+    }
+    opened.set(stored, key);
+    return key;
+  }
 
   invalidate(): void {
     this.generation += 1;
@@ -112,7 +142,12 @@ export class ChannelCache {
       db.selectFrom('abilities').select(['group', 'model', 'channel_id', 'priority', 'weight']).where('enabled', '=', 1).execute(),
     ]);
     const channels = new Map<number, RuntimeChannel>();
-    for (const r of rows) channels.set(Number(r.id), toRuntime(r));
+    const opened = new Map<string, string>();
+    for (const r of rows) {
+      const key = this.openKey(Number(r.id), r.key, opened);
+      if (key !== null) channels.set(Number(r.id), toRuntime({ ...r, key }));
+    }
+    this.opened = opened;
     const byKey = new Map<string, Map<string, Map<number, RuntimeChannel[]>>>();
     for (const a of abilities) {
       const ch = channels.get(Number(a.channel_id));

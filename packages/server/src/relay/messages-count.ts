@@ -4,6 +4,7 @@ import { countChatPrompt } from './billing/token-counter.js';
 import { messagesPromptAsChat } from './formats/anthropic-messages/count.js';
 import { validateMessagesBody } from './formats/anthropic-messages/validate.js';
 import { RelayError } from './relay-error.js';
+import { assertRelayJsonShape } from './request-parse.js';
 import { assertModelAllowed, type RelayAuth } from './token-auth.js';
 
 /**
@@ -14,6 +15,7 @@ import { assertModelAllowed, type RelayAuth } from './token-auth.js';
 export async function countMessagesTokens(req: FastifyRequest, auth: RelayAuth): Promise<{ input_tokens: number }> {
   const lang = langFromHeader(req.headers['accept-language']);
   const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+  assertRelayJsonShape(raw, lang);
   let body: unknown;
   try {
     body = JSON.parse(raw.toString('utf8'));

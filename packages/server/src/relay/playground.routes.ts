@@ -9,6 +9,7 @@ import { localError, RelayError } from './relay-error.js';
 import { sendError } from './relay-reply.js';
 import { relayErrorHandler } from './relay.routes.js';
 import { relay } from './relay.service.js';
+import { assertRelayJsonShape } from './request-parse.js';
 import type { RelayAuth } from './token-auth.js';
 import { enforceUsageLimits } from './usage-limits.js';
 
@@ -88,7 +89,10 @@ async function playground(ctx: Deps, req: FastifyRequest, reply: FastifyReply): 
   try {
     const user = await ctx.relay.auth.user(req.authUser!.id);
     if (!user) throw new AppError('NOT_LOGGED_IN', 401);
-    const { group: asked, body } = takeGroup(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    // Before takeGroup parses and re-serialises it (a recursive JSON.stringify).
+    assertRelayJsonShape(raw, lang);
+    const { group: asked, body } = takeGroup(raw);
     const group = asked || user.group;
     if (!Object.hasOwn(ctx.options.usableGroups(user.group), group)) {
       throw localError(lang, 403, 'PLAYGROUND_GROUP_FORBIDDEN', { errorCode: 'group_not_allowed', detail: group });

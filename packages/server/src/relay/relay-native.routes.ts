@@ -9,6 +9,7 @@ import { fastifySchema } from '../http/schema.js';
 import { localError, RelayError } from './relay-error.js';
 import { errorJson, routeFormat } from './relay-reply.js';
 import { relay } from './relay.service.js';
+import { assertRelayJsonShape } from './request-parse.js';
 import { assertModelAllowed, requestAuth, type RelayAuth } from './token-auth.js';
 
 const schemaOf = (key: string) => fastifySchema(key as ApiRouteKey);
@@ -39,6 +40,7 @@ const geminiModel = (id: string) => ({ name: `models/${id}`, displayName: id, su
 async function countTokens(req: FastifyRequest, auth: RelayAuth, model: string): Promise<{ totalTokens: number }> {
   const lang = langFromHeader(req.headers['accept-language']);
   const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+  assertRelayJsonShape(raw, lang);
   let body: unknown;
   try {
     body = JSON.parse(raw.toString('utf8'));

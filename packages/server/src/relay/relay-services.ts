@@ -2,6 +2,7 @@ import { autoDisableOtherInfo, ChannelStatus, TokenStatus } from '@modelgate/sha
 import type { Agent } from 'undici';
 import type { Invalidation } from '../cluster/invalidation.js';
 import type { Config } from '../config/config.js';
+import type { SecretBox } from '../crypto/secret-box.js';
 import type { Db } from '../db/client.js';
 import { AuthCache } from './auth-cache.js';
 import { Ledger } from '../ledger/ledger.js';
@@ -28,10 +29,11 @@ export class RelayServices {
   constructor(
     private readonly handle: Db,
     config: Readonly<Config>,
+    secrets: SecretBox,
   ) {
     const ttl = config.syncFrequencySec * 1000;
     this.auth = new AuthCache(handle, ttl);
-    this.channels = new ChannelCache(handle, ttl);
+    this.channels = new ChannelCache(handle, ttl, secrets);
     this.ledger = new Ledger(handle, config.nodeId, config.ledgerLeaseSec);
     this.agent = createUpstreamAgent(config.relayTimeoutSec, config.streamingTimeoutSec);
     this.checkpointer = new SqliteCheckpointer(handle, config.sqlitePath);

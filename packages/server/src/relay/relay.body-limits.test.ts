@@ -34,14 +34,14 @@ function transcribe(bytes: number) {
 
 describe('per-route body limits', () => {
   it('/api answers an oversized body with 413 in the {success:false,message} envelope', async () => {
-    const res = await fetch(`${h.server.url}/api/user/login`, {
+    const res = await fetch(`${h.server.url}/api/token/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'accept-language': 'en' },
       body: JSON.stringify({ username: 'x'.repeat(1.5 * MB), password: 'whatever' }),
     });
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({ success: false, message: 'Request body too large, limit (MB): 1' });
-    const zh = await fetch(`${h.server.url}/api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'x'.repeat(1.5 * MB) }) });
+    const zh = await fetch(`${h.server.url}/api/token/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'x'.repeat(1.5 * MB) }) });
     expect(((await zh.json()) as { message: string }).message).toBe('请求体过大，上限（MB）: 1');
   });
 

@@ -1,5 +1,6 @@
 import { expectedGeminiUsage, expectedMessagesUsage, makeServiceAccount, startFakeVertex, type FakeVertex } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRecordingProxy } from '../test-support/recording-proxy.js';
 import { addCaller, addChannel, anthropicClient, balances, consumeLogs, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
 
 /**
@@ -10,6 +11,8 @@ import { addCaller, addChannel, anthropicClient, balances, consumeLogs, startRel
 let h: RelayHarness;
 let vertex: FakeVertex;
 let refusedId = 0;
+/** The key of the account the fake knows, its token_uri the fake's. */
+let knownKey: Record<string, string> = {};
 const GEMINI = 'gemini-2.0-flash';
 const CLAUDE = 'claude-3-5-sonnet-20241022';
 const REFUSED = 'gemini-2.5-flash';
@@ -25,6 +28,7 @@ beforeAll(async () => {
   const stranger = makeServiceAccount({ tokenUri: '', name: 'stranger' });
   vertex = await startFakeVertex({ serviceAccounts: [sa.account, { ...stranger.account, publicKey: sa.account.publicKey }] });
   const key = (k: Record<string, string>) => JSON.stringify({ ...k, token_uri: vertex.tokenUri });
+  knownKey = { ...sa.key, token_uri: vertex.tokenUri };
   await addChannel(h.root, { type: 41, key: key(sa.key), base_url: vertex.url, other: 'us-east5', models: `${GEMINI},${CLAUDE}` });
   refusedId = await addChannel(h.root, { type: 41, key: key(stranger.key), base_url: vertex.url, other: 'us-east5', models: REFUSED });
 });
@@ -108,6 +112,34 @@ describe('Vertex AI channel', () => {
       expect(fresh.requests.at(-1)!.path).toBe(`/v1/projects/fake-project/locations/europe-west4/publishers/google/models/${model}:generateContent`);
     } finally {
       await fresh.close();
+    }
+  });
+
+  it("fetches a key's token_uri on another host than the channel's through the SSRF guard: refused on loopback until the operator allows it", async () => {
+    // The channel reaches the fake through a proxy, so the key's token_uri (the fake itself) is not the channel's host.
+    const proxy = await startRecordingProxy(vertex.url, { passthrough: true });
+    const model = 'gemini-1.5-flash';
+    try {
+      await h.server.ctx.options.set('ModelRatio', JSON.stringify({ [GEMINI]: 2, [CLAUDE]: 1.5, [REFUSED]: 1, [model]: 1 }));
+      await addChannel(h.root, { type: 41, key: JSON.stringify(knownKey), base_url: proxy.url, other: 'us-east5', models: model });
+      const c = await addCaller(h);
+      const before = await balances(h, c);
+      const tokensBefore = vertex.requests.filter((r) => r.kind === 'token').length;
+      const err = (await c.client.chat.completions.create({ model, messages }).catch((e: unknown) => e)) as { status: number; message: string };
+      expect(err.status).toBe(500);
+      expect(err.message).toContain("Vertex AI token exchange refused: the key's token_uri is not fetched: 127.0.0.1 resolves to 127.0.0.1, an address outbound requests may not reach");
+      expect(vertex.requests.filter((r) => r.kind === 'token')).toHaveLength(tokensBefore);
+      expect(proxy.seen).toHaveLength(0);
+      expect(await balances(h, c)).toEqual(before);
+
+      await h.server.ctx.options.set('OutboundAllowedRanges', '127.0.0.1/32');
+      const res = await c.client.chat.completions.create({ model, messages });
+      expect(res.choices[0]!.message.content).toBe('Hello from the fake Gemini');
+      expect(vertex.requests.filter((r) => r.kind === 'token')).toHaveLength(tokensBefore + 1);
+      expect(proxy.seen.at(-1)!.headers.authorization).toMatch(/^Bearer ya29\.c\.fake/);
+    } finally {
+      await h.server.ctx.options.set('OutboundAllowedRanges', '');
+      await proxy.close();
     }
   });
 

@@ -6,7 +6,8 @@ import { geminiMaxTokens, validateGeminiBody } from './formats/gemini/validate.j
 import { validateResponsesBody } from './formats/openai-responses/validate.js';
 import { rerankProblem } from './formats/rerank/index.js';
 import { parseImageUploadInput } from './image-upload.js';
-import { RelayError } from './relay-error.js';
+import { localError, RelayError } from './relay-error.js';
+import { jsonShapeProblem, RELAY_JSON_LIMITS, type JsonShapeProblem } from '../http/json-shape.js';
 import { boundaryOf, multipartField, type RelayInput, type RelayRoute } from './relay-input.js';
 
 export { boundaryOf, multipartField, type RelayInput, type RelayRoute };
@@ -17,7 +18,20 @@ function invalid(message: string, param: string | null = null): RelayError {
   return new RelayError(400, 'invalid_request_error', 'invalid_text_request', message, param);
 }
 
-function parseJson(raw: Buffer): Record<string, unknown> {
+/** A body past the relay's JSON nesting or array limit (http/json-shape.ts): 400 before any parse. */
+export function jsonShapeRelayError(lang: Lang, problem: JsonShapeProblem): RelayError {
+  const code = problem.kind === 'depth' ? 'JSON_TOO_DEEP' : 'JSON_ARRAY_TOO_LONG';
+  return localError(lang, 400, code, { type: 'invalid_request_error', errorCode: problem.kind === 'depth' ? 'json_too_deep' : 'json_array_too_long', detail: String(problem.limit) });
+}
+
+/** Throws the relay's 400 when `raw` breaks a JSON limit (a linear scan, no parse). */
+export function assertRelayJsonShape(raw: Uint8Array, lang: Lang): void {
+  const problem = jsonShapeProblem(raw, RELAY_JSON_LIMITS);
+  if (problem) throw jsonShapeRelayError(lang, problem);
+}
+
+function parseJson(raw: Buffer, lang: Lang): Record<string, unknown> {
+  assertRelayJsonShape(raw, lang);
   let v: unknown;
   try {
     v = JSON.parse(raw.toString('utf8'));
@@ -30,7 +44,7 @@ function parseJson(raw: Buffer): Record<string, unknown> {
 
 /** A Messages body (`POST /v1/messages`): Anthropic's required fields, each refusal naming its field. */
 function parseMessagesInput(route: RelayRoute, raw: Buffer, lang: Lang): RelayInput {
-  const body = parseJson(raw);
+  const body = parseJson(raw, lang);
   validateMessagesBody(lang, body);
   const stream = body.stream === true;
   return { ...route, model: body.model as string, stream, clientWantsUsage: false, body, raw, contentType: 'application/json', maxTokens: body.max_tokens as number };
@@ -38,7 +52,7 @@ function parseMessagesInput(route: RelayRoute, raw: Buffer, lang: Lang): RelayIn
 
 /** A GenerateContentRequest (`POST /v1beta/models/{model}:…`): the model and streaming come from the URL. */
 function parseGeminiInput(route: RelayRoute, raw: Buffer, lang: Lang, pathModel: string | undefined): RelayInput {
-  const body = parseJson(raw);
+  const body = parseJson(raw, lang);
   validateGeminiBody(lang, body);
   if (!pathModel) throw invalid('model is required', 'model');
   const stream = route.stream === true;
@@ -48,7 +62,7 @@ function parseGeminiInput(route: RelayRoute, raw: Buffer, lang: Lang, pathModel:
 
 /** A Gemini `:batchEmbedContents` or `:embedContent` body: the model comes from the URL. */
 function parseGeminiEmbedInput(route: RelayRoute, raw: Buffer, lang: Lang, pathModel: string | undefined): RelayInput {
-  const body = parseJson(raw);
+  const body = parseJson(raw, lang);
   if (!pathModel) throw invalid('model is required', 'model');
   validateGeminiEmbedBody(lang, body, pathModel, route.format === 'gemini-embeddings');
   return { mode: route.mode, format: route.format, model: pathModel, stream: false, clientWantsUsage: false, body, raw, contentType: 'application/json', maxTokens: undefined };
@@ -56,7 +70,7 @@ function parseGeminiEmbedInput(route: RelayRoute, raw: Buffer, lang: Lang, pathM
 
 /** A Responses request (`POST /v1/responses`); its usage always comes with `response.completed`. */
 function parseResponsesInput(route: RelayRoute, raw: Buffer, lang: Lang): RelayInput {
-  const body = parseJson(raw);
+  const body = parseJson(raw, lang);
   validateResponsesBody(lang, body);
   const max = body.max_output_tokens;
   return { mode: route.mode, format: route.format, model: body.model as string, stream: body.stream === true, clientWantsUsage: false, body, raw, contentType: 'application/json', maxTokens: typeof max === 'number' ? max : undefined };
@@ -91,7 +105,7 @@ export function parseRelayInput(route: RelayRoute, raw: Buffer, contentType: str
       responseFormat: responseFormat?.value.trim() || 'json',
     };
   }
-  const body = parseJson(raw);
+  const body = parseJson(raw, lang);
   const defaults: Partial<Record<RelayMode, string>> = {
     moderations: 'text-moderation-stable',
     images: 'dall-e-2',

@@ -1,4 +1,4 @@
-import { Agent } from 'undici';
+import { Agent, request } from 'undici';
 import type { WireError } from './formats/types.js';
 
 /**
@@ -14,6 +14,27 @@ export function createUpstreamAgent(relayTimeoutSec: number, streamingTimeoutSec
     bodyTimeout: streamingTimeoutSec * 1000,
     connectTimeout: 10_000,
   });
+}
+
+/**
+ * Side calls an adapter makes to its channel's own upstream, outside the relayed request (Baidu's
+ * access-token endpoint on the channel's host, the Midjourney and Suno task proxies): where they go
+ * is the channel's base URL, the administrator's choice, so they are not SSRF-guarded, but they
+ * share one keep-alive pool, follow no redirects (as the relay does not) and are capped in time.
+ */
+const sideAgent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connectTimeout: 10_000 });
+
+export interface UpstreamSideCall {
+  method: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+}
+
+/** One side call; rejects on a transport failure or the time cap (the error's name is then TimeoutError). */
+export async function upstreamSideCall(url: string, init: UpstreamSideCall): Promise<{ status: number; text: string }> {
+  const res = await request(url, { method: init.method, headers: init.headers, body: init.body, dispatcher: sideAgent, signal: AbortSignal.timeout(init.timeoutMs) });
+  return { status: res.statusCode, text: await res.body.text() };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import type { JobLogger } from '../jobs/scheduler.js';
+import { LOG_REDACT } from '../log/logger.js';
 
 /** A logger that keeps what it was told, so tests can assert on a failure's context. */
 export function captureLogger() {
@@ -19,5 +20,5 @@ export function capturePino(level = 'info') {
       done();
     },
   });
-  return { log: pino({ level }, sink), lines };
+  return { log: pino({ level, redact: LOG_REDACT }, sink), lines };
 }

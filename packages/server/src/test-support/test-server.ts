@@ -1,9 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../app.js';
 import { loadConfig, type SqlKind } from '../config/config.js';
 import type { AppContext } from '../context.js';
 import { createContext } from '../create-context.js';
+import { sealSecretsAtBoot } from '../crypto/reseal.js';
 import { openDb } from '../db/client.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { formatReconciliation, reconcile } from '../ledger/reconcile.js';
@@ -17,6 +18,8 @@ export interface TestServer {
   app: FastifyInstance;
   /** The database it runs on (a second node can be started `alongside` it). */
   database: TestDatabase;
+  /** Every route the app registered, in order (HEAD routes included), with its options. */
+  routes: RouteOptions[];
   close(): Promise<void>;
 }
 
@@ -52,12 +55,14 @@ export async function startTestServer(
   // REDIS_CONN_STRING in `env`: the shared store, job locks and invalidation use Redis, as in main.ts.
   const redis = config.redisConnString ? await connectRedis(config.redisConnString, { log }) : null;
   const ctx = createContext(config, db, { redis, log });
+  await sealSecretsAtBoot(db, ctx.secrets, log);
   await ctx.cluster.start();
   await ctx.options.reload();
   await ctx.usersService.ensureRoot();
   // Every answer is checked against its route's response schema; a mismatch fails the test file.
   const mismatches: string[] = [];
-  const app = await buildApp(ctx, { checkResponses: true, onResponseMismatch: (m) => mismatches.push(m) });
+  const routes: RouteOptions[] = [];
+  const app = await buildApp(ctx, { checkResponses: true, onResponseMismatch: (m) => mismatches.push(m), onRoute: (r) => routes.push(r) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   return {
@@ -65,6 +70,7 @@ export async function startTestServer(
     ctx,
     app,
     database,
+    routes,
     async close() {
       await app.close();
       try {

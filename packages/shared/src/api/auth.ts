@@ -4,6 +4,9 @@ import { apiEmpty, apiResponse } from './envelope.js';
 import { username } from './fields.js';
 import { sessionUser } from './users.js';
 
+/** Sign-in and sign-up forms are a few short fields: anything larger is not worth reading unauthenticated. */
+export const FORM_BODY_LIMIT = 64 * 1024;
+
 /** `?turnstile=`: the console sends it on every guarded call, empty when the check is off. */
 export const turnstileQuery = z.object({ turnstile: z.string().optional() });
 
@@ -32,16 +35,17 @@ export type LoginBody = z.input<typeof loginBody>;
 export type LoginResult = z.infer<typeof loginResult>;
 
 export const authRoutes = resource('sessions', {
-  'POST /api/user/register': { auth: 'public', summary: 'Sign up with a password', querystring: turnstileQuery, body: registerBody, response: apiEmpty },
+  'POST /api/user/register': { auth: 'public', summary: 'Sign up with a password', querystring: turnstileQuery, body: registerBody, response: apiEmpty, bodyLimit: FORM_BODY_LIMIT },
   'POST /api/user/login': {
     auth: 'public',
     summary: 'Sign in: sets the session cookie; later calls send `New-Api-User: <id>`',
     querystring: turnstileQuery,
     body: loginBody,
     response: apiResponse(loginResult),
+    bodyLimit: FORM_BODY_LIMIT,
   },
   'GET /api/user/logout': { auth: 'public', summary: 'Sign out (ends the session)', response: apiEmpty },
   'GET /api/verification': { auth: 'public', summary: 'Mail an email verification code', querystring: emailQuery, response: apiEmpty },
   'GET /api/reset_password': { auth: 'public', summary: 'Mail a password-reset link', querystring: emailQuery, response: apiEmpty },
-  'POST /api/user/reset': { auth: 'public', summary: 'Reset a password from a mailed link; answers the new password', body: resetBody, response: apiResponse(z.string()) },
+  'POST /api/user/reset': { auth: 'public', summary: 'Reset a password from a mailed link; answers the new password', body: resetBody, response: apiResponse(z.string()), bodyLimit: FORM_BODY_LIMIT },
 });

@@ -6,6 +6,7 @@
  * `@modelgate/shared` so the console bundles zod only where it parses at run time (its tests).
  */
 import type { z } from 'zod';
+import { auditRoutes } from './audit.js';
 import { authRoutes } from './auth.js';
 import { channelRoutes } from './channels.js';
 import { dataRoutes } from './data.js';
@@ -23,6 +24,7 @@ import { tokenRoutes } from './tokens.js';
 import { topUpRoutes } from './topups.js';
 import { userRoutes } from './users.js';
 
+export * from './audit.js';
 export * from './auth.js';
 export * from './channels.js';
 export * from './contract.js';
@@ -59,6 +61,7 @@ export const apiRoutes = {
   ...redemptionRoutes,
   ...topUpRoutes,
   ...ledgerRoutes,
+  ...auditRoutes,
   ...relayRoutes,
   ...taskRoutes,
   ...mjRoutes,

@@ -77,5 +77,6 @@ export const logRoutes = resource('logs', {
     summary: 'Delete log rows older than a Unix time; answers the count',
     querystring: z.object({ target_timestamp: queryTimestamp }),
     response: apiResponse(z.number().int()),
+    audit: { action: 'log.delete', target: 'log', targetId: 'query.target_timestamp', result: true },
   },
 });

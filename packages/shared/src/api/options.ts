@@ -15,7 +15,18 @@ export type OptionBody = z.input<typeof optionBody>;
 
 export const optionRoutes = resource('options', {
   'GET /api/option/': { auth: 'root', summary: 'Every option but secrets', response: apiResponse(z.array(optionEntry)) },
-  'PUT /api/option/': { auth: 'root', summary: 'Set one option', body: optionBody, response: apiEmpty },
+  'PUT /api/option/': {
+    auth: 'root',
+    summary: 'Set one option',
+    body: optionBody,
+    response: apiEmpty,
+    audit: { action: 'option.update', target: 'option', targetId: 'body.key', snapshot: true },
+  },
   // The misspelt path is the reference's (console-api.md §5).
-  'POST /api/option/rest_model_ratio': { auth: 'root', summary: 'Reset ModelRatio, CompletionRatio and ModelPrice to the defaults', response: apiEmpty },
+  'POST /api/option/rest_model_ratio': {
+    auth: 'root',
+    summary: 'Reset ModelRatio, CompletionRatio and ModelPrice to the defaults',
+    response: apiEmpty,
+    audit: { action: 'option.reset_ratios', target: 'option', targetId: ['ModelRatio', 'CompletionRatio', 'ModelPrice'], snapshot: true },
+  },
 });

@@ -61,6 +61,8 @@ export const redemptionRoutes = resource('redemptions', {
     summary: 'Create `count` codes of `quota` each; answers their keys',
     body: createRedemptionBody,
     response: apiResponse(z.array(z.string())),
+    // Never `result`: the answer is the new codes themselves.
+    audit: { action: 'redemption.create', target: 'redemption', targetId: 'body.name' },
   },
   'PUT /api/redemption/': {
     auth: 'admin',
@@ -68,9 +70,27 @@ export const redemptionRoutes = resource('redemptions', {
     querystring: z.object({ status_only: queryFlag }),
     body: updateRedemptionBody,
     response: apiResponse(redemption),
+    audit: {
+      action: 'redemption.update',
+      actionBy: { field: 'query.status_only', actions: { true: 'redemption.status' } },
+      target: 'redemption',
+      targetId: 'body.id',
+      snapshot: true,
+    },
   },
-  'DELETE /api/redemption/invalid': { auth: 'admin', summary: 'Delete every used or disabled code; answers the count', response: apiResponse(z.number().int()) },
-  'DELETE /api/redemption/:id': { auth: 'admin', summary: 'Delete a code', params: idParam, response: apiEmpty },
+  'DELETE /api/redemption/invalid': {
+    auth: 'admin',
+    summary: 'Delete every used or disabled code; answers the count',
+    response: apiResponse(z.number().int()),
+    audit: { action: 'redemption.delete_invalid', target: 'redemption', result: true },
+  },
+  'DELETE /api/redemption/:id': {
+    auth: 'admin',
+    summary: 'Delete a code',
+    params: idParam,
+    response: apiEmpty,
+    audit: { action: 'redemption.delete', target: 'redemption', targetId: 'params.id', snapshot: true },
+  },
   'POST /api/user/topup': {
     auth: 'user',
     summary: 'Redeem a code: answers the quota it added',

@@ -101,13 +101,42 @@ export const userRoutes = resource('users', {
   'GET /api/user/': { auth: 'admin', summary: 'Users, paged (p from 1; 0 reads as 1)', querystring: pageQuery, response: apiResponse(paged(user)) },
   'GET /api/user/search': { auth: 'admin', summary: 'Users by keyword and group, paged', querystring: userSearchQuery, response: apiResponse(paged(user)) },
   'GET /api/user/:id': { auth: 'admin', summary: 'One user', params: idParam, response: apiResponse(user) },
-  'POST /api/user/': { auth: 'admin', summary: 'Create a user (always a common user)', body: createUserBody, response: apiEmpty },
-  'PUT /api/user/': { auth: 'admin', summary: 'Edit a user (password "" keeps it)', body: updateUserBody, response: apiResponse(user) },
+  'POST /api/user/': {
+    auth: 'admin',
+    summary: 'Create a user (always a common user)',
+    body: createUserBody,
+    response: apiEmpty,
+    audit: { action: 'user.create', target: 'user', targetId: 'body.username' },
+  },
+  'PUT /api/user/': {
+    auth: 'admin',
+    summary: 'Edit a user (password "" keeps it)',
+    body: updateUserBody,
+    response: apiResponse(user),
+    // Quota edits (`quota`, `add_quota`) are the console's manual top-ups and adjustments.
+    audit: { action: 'user.update', target: 'user', targetId: 'body.id', snapshot: true },
+  },
   'POST /api/user/manage': {
     auth: 'admin',
     summary: 'Promote, demote, enable, disable or delete a user',
     body: manageUserBody,
     response: apiResponse(z.object({ status: z.number().int(), role: z.number().int() })),
+    audit: {
+      action: 'user.update',
+      actionBy: {
+        field: 'body.action',
+        actions: { promote: 'user.promote', demote: 'user.demote', enable: 'user.enable', disable: 'user.disable', delete: 'user.delete' },
+      },
+      target: 'user',
+      targetId: 'body.id',
+      snapshot: true,
+    },
   },
-  'DELETE /api/user/:id': { auth: 'admin', summary: 'Delete a user for good', params: idParam, response: apiEmpty },
+  'DELETE /api/user/:id': {
+    auth: 'admin',
+    summary: 'Delete a user for good',
+    params: idParam,
+    response: apiEmpty,
+    audit: { action: 'user.hard_delete', target: 'user', targetId: 'params.id', snapshot: true },
+  },
 });

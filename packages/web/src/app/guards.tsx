@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { isAdmin } from '../lib/roles';
+import { isAdmin, isRoot } from '../lib/roles';
 import { PageLoading } from '../components/page-loading';
 import { useSession } from './session';
 
@@ -19,11 +19,20 @@ export function RequireUser() {
 }
 
 export function RequireAdmin() {
+  return <RequireRole allowed={isAdmin} />;
+}
+
+/** The audit log: the super admin only (admins act under it and do not read it). */
+export function RequireRoot() {
+  return <RequireRole allowed={isRoot} root />;
+}
+
+function RequireRole({ allowed, root = false }: { allowed: typeof isAdmin; root?: boolean }) {
   const { user } = useSession();
-  if (!isAdmin(user)) {
+  if (!allowed(user)) {
     return (
       <Suspense fallback={<PageLoading />}>
-        <Forbidden />
+        <Forbidden root={root} />
       </Suspense>
     );
   }

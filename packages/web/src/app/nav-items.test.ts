@@ -25,6 +25,12 @@ describe('buildSideNav', () => {
     }
   });
 
+  it('shows the audit log to the super admin only', () => {
+    expect(keys(buildSideNav({ role: 100 }, {}, everything))).toContain('audit');
+    expect(keys(buildSideNav(admin, {}, everything))).not.toContain('audit');
+    expect(keys(buildSideNav(user, {}, everything))).not.toContain('audit');
+  });
+
   it('shows dashboard, drawing and tasks only when their flags are on', () => {
     expect(keys(buildSideNav(user, {}, everything))).not.toEqual(
       expect.arrayContaining(['detail']),
@@ -60,9 +66,9 @@ describe('buildSideNav', () => {
     expect(keys(buildSideNav(user, {}, (path) => built.has(path)))).toEqual(['token', 'setting']);
   });
 
-  it('keeps the spec order', () => {
+  it('keeps the spec order (the audit log, which the spec predates, after the usage log)', () => {
     expect(SIDE_NAV.map((item) => item.key)).toEqual([
-      'playground', 'channel', 'chat', 'token', 'detail', 'redemption', 'topup', 'user', 'log', 'midjourney', 'task', 'setting',
+      'playground', 'channel', 'chat', 'token', 'detail', 'redemption', 'topup', 'user', 'log', 'audit', 'midjourney', 'task', 'setting',
     ]);
   });
 });

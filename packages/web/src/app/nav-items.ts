@@ -1,4 +1,4 @@
-import { isAdmin } from '../lib/roles';
+import { isAdmin, isRoot } from '../lib/roles';
 import type { StoredStatus, StoredUser } from '../lib/storage';
 
 /** Status flags that switch side-nav entries on (console-api.md §6, "Sidebar visibility"). */
@@ -14,6 +14,7 @@ export type NavIcon =
   | 'wallet'
   | 'user'
   | 'log'
+  | 'audit'
   | 'drawing'
   | 'task'
   | 'setting';
@@ -25,6 +26,8 @@ interface SideNavDefinition {
   labelKey: string;
   icon: NavIcon;
   adminOnly?: boolean;
+  /** Super admin only (the audit log). */
+  rootOnly?: boolean;
   flag?: StatusFlag;
   /** Sub-items come from the status `chats` list. */
   chats?: boolean;
@@ -41,6 +44,7 @@ export const SIDE_NAV: SideNavDefinition[] = [
   { key: 'topup', path: '/topup', labelKey: 'nav.wallet', icon: 'wallet' },
   { key: 'user', path: '/user', labelKey: 'nav.user', icon: 'user', adminOnly: true },
   { key: 'log', path: '/log', labelKey: 'nav.log', icon: 'log' },
+  { key: 'audit', path: '/audit', labelKey: 'nav.audit', icon: 'audit', rootOnly: true },
   { key: 'midjourney', path: '/midjourney', labelKey: 'nav.drawing', icon: 'drawing', flag: 'enable_drawing' },
   { key: 'task', path: '/task', labelKey: 'nav.task', icon: 'task', flag: 'enable_task' },
   { key: 'setting', path: '/setting', labelKey: 'nav.setting', icon: 'setting' },
@@ -85,6 +89,7 @@ export function buildSideNav(
   for (const item of SIDE_NAV) {
     if (!available(item.path)) continue;
     if (item.adminOnly && !isAdmin(user)) continue;
+    if (item.rootOnly && !isRoot(user)) continue;
     if (item.flag && !flagOn(status[item.flag])) continue;
     const entry: SideNavEntry = { key: item.key, path: item.path, labelKey: item.labelKey, icon: item.icon };
     if (item.chats) {

@@ -16,6 +16,7 @@ export const BUILT_PATHS: ReadonlySet<string> = new Set([
   '/token',
   '/channel',
   '/log',
+  '/audit',
   '/midjourney',
   '/task',
   '/user',

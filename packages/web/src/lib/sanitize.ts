@@ -19,6 +19,17 @@ function purifier(): typeof DOMPurify {
   return DOMPurify;
 }
 
+/** Form controls have no place in rendered content: a form posting elsewhere is a fake sign-in. */
+const FORM_TAGS = ['form', 'input', 'textarea', 'select', 'button'];
+
 export function sanitizeHtml(html: string): string {
-  return purifier().sanitize(html, { ADD_ATTR: ['target'] });
+  return purifier().sanitize(html, { ADD_ATTR: ['target'], FORBID_TAGS: FORM_TAGS });
+}
+
+/**
+ * Text a model wrote (and so whoever wrote its prompt, or a page it read): no styles either, so an
+ * answer cannot cover or restyle the console around it.
+ */
+export function sanitizeUntrustedHtml(html: string): string {
+  return purifier().sanitize(html, { ADD_ATTR: ['target'], FORBID_TAGS: [...FORM_TAGS, 'style'], FORBID_ATTR: ['style'] });
 }

@@ -3,6 +3,7 @@ import { newUser, type ApiClient } from '../../test-support/api-client.js';
 import { startCaptureListener, type CaptureListener } from '../../test-support/capture-listener.js';
 import { addChannel, startRelayHarness, type RelayHarness } from '../../test-support/relay-fixtures.js';
 import { testDbKinds } from '../../test-support/test-db.js';
+import { CHANNEL_KEY_PURPOSE } from '../../crypto/secret-box.js';
 
 const SECRET_KEY = 'sk-root-only-secret-4b7e9d';
 const REFUSED_EN = 'Changing the base URL or type of a channel requires entering its key again';
@@ -20,6 +21,8 @@ describe.each(testDbKinds())('channel keys stay with their upstream on %s', (kin
   beforeAll(async () => {
     h = await startRelayHarness({ kind });
     catcher = await startCaptureListener({ status: 200, body: '{"object":"list","data":[{"id":"gpt-4o-mini"}]}', contentType: 'application/json' });
+    // The catcher listens on loopback, where a non-root admin may point a channel only once the operator allows it.
+    await h.server.ctx.options.set('OutboundAllowedRanges', '127.0.0.1/32');
     admin = await newUser(h.server.url, 'chanadmin');
     expect((await h.root.post('/api/user/manage', { id: admin.userId, action: 'promote' })).body.data).toMatchObject({ role: 10 });
     // A role change ends the user's sessions: the new admin signs in again.
@@ -33,7 +36,11 @@ describe.each(testDbKinds())('channel keys stay with their upstream on %s', (kin
     catcher.seen.length = 0;
   });
 
-  const stored = (id: number) => h.server.ctx.db.db.selectFrom('channels').select(['key', 'base_url', 'type', 'name', 'setting']).where('id', '=', id).executeTakeFirstOrThrow();
+  // The key opened: it is stored sealed (crypto/secret-box.ts).
+  const stored = async (id: number) => {
+    const row = await h.server.ctx.db.db.selectFrom('channels').select(['key', 'base_url', 'type', 'name', 'setting']).where('id', '=', id).executeTakeFirstOrThrow();
+    return { ...row, key: h.server.ctx.secrets.open(CHANNEL_KEY_PURPOSE, row.key) };
+  };
   const loaded = async (c: ApiClient, id: number) => (await c.get(`/api/channel/${id}`)).body.data as Record<string, unknown>;
   /** Every way an admin can make the server call a channel's upstream with its stored key. */
   const pressEverything = async (id: number) => {

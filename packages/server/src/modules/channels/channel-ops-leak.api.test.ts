@@ -62,6 +62,8 @@ describe('channel probes never echo what an upstream answered to an admin', () =
     await h.root.post('/api/user/manage', { id: admin.userId, action: 'promote' });
     // A role change ends the user's sessions: the new admin signs in again.
     await admin.login('opsadmin', 'password123');
+    // The "internal" service listens on loopback, where a non-root admin may point a channel only once the operator allows it.
+    await h.server.ctx.options.set('OutboundAllowedRanges', '127.0.0.1/32');
     // The admin creates the channel itself, with its own key, pointing at the "internal" service.
     channelId = await addChannel(admin, { name: 'internal', base_url: internal.url, key: 'sk-admins-key' });
   });

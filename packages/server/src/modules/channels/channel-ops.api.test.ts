@@ -15,7 +15,8 @@ describe('channel tests, test-all and balances', () => {
     await h?.close();
   });
 
-  const channel = async (id: number) => h.server.ctx.db.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  // The row with its key opened (keys are stored sealed).
+  const channel = async (id: number) => h.server.ctx.channels.open(await h.server.ctx.db.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
   const setOption = (key: string, value: string) => h.root.put('/api/option/', { key, value });
 
   it('tests one channel: success with the time in seconds, stored as response_time and test_time', async () => {

@@ -2,16 +2,17 @@ import { ChannelType, SERVER_MESSAGES, type ServerMessageCode } from '@modelgate
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { request } from 'undici';
 import type { AppContext } from '../../context.js';
-import { authGuards } from '../../http/auth.js';
+import { authGuards, caller } from '../../http/auth.js';
 import { AppError, localise } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { routeDeclarer } from '../../http/schema.js';
 import type { ChannelRow } from '../../db/schema.js';
 import { adapterFor } from '../../relay/adapters/registry.js';
-import { channelSecrets, failureMessage, transportFailure, type UpstreamFailure } from './upstream-failure.js';
+import { assertChannelTarget } from './channel-target-guard.js';
+import { channelSecrets, failureMessage, maskSecrets, transportFailure, type UpstreamFailure } from './upstream-failure.js';
 
 /** The part of the application context this file uses. */
-type Deps = Pick<AppContext, 'channelOps' | 'channels' | 'relay' | 'sessions' | 'users'>;
+type Deps = Pick<AppContext, 'channelOps' | 'channels' | 'options' | 'relay' | 'sessions' | 'users'>;
 
 /**
  * Ops results carry one of our message codes, or an upstream failure whose own words reach only
@@ -32,7 +33,8 @@ export function channelOpsRoutes(app: FastifyInstance, ctx: Deps): void {
   const ops = ctx.channelOps;
 
   const load = async (id: number) => {
-    const row = await ctx.channels.get(id);
+    // Opened: tests, balances and model lists send the key upstream (a key that does not open is said plainly).
+    const row = await ctx.channels.getOpened(id);
     if (!row) throw new AppError('CHANNEL_NOT_FOUND');
     return row;
   };
@@ -78,7 +80,8 @@ export function channelOpsRoutes(app: FastifyInstance, ctx: Deps): void {
     for (let i = 0; i < MAX_PAGES; i++) {
       const { url, headers } = adapter.modelListRequest(target, page);
       const failed = (detail: string, upstream: string): AppError => {
-        req.log.warn({ url, detail, upstream: upstream.slice(0, 2000) }, 'channel model fetch failed');
+        // The key may ride in the URL (PaLM's ?key=) or be echoed back: masked before it is logged.
+        req.log.warn({ url: maskSecrets(url, [key.trim()]), detail, upstream: maskSecrets(upstream.slice(0, 2000), [key.trim()]) }, 'channel model fetch failed');
         return new AppError('CHANNEL_FETCH_MODELS_FAILED', 200, detail);
       };
       let res;
@@ -112,6 +115,8 @@ export function channelOpsRoutes(app: FastifyInstance, ctx: Deps): void {
 
   declare('POST /api/channel/fetch_models', {}, async (req) => {
     const b = req.body;
+    // An address typed here is probed like a saved channel's: the same limit on where a non-root admin may point.
+    await assertChannelTarget(ctx.options, b.base_url, caller(req).role);
     return ok(await fetchModels(req, b.type ?? ChannelType.OpenAI, b.base_url, b.key.split('\n')[0] ?? ''));
   });
 }

@@ -6,7 +6,9 @@ import type { RelayServices } from '../../relay/relay-services.js';
 import type { OptionsService } from '../options/options.service.js';
 import type { ChannelsRepository } from './channels.repository.js';
 import type { ChannelRow } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
 import { nowSec } from '../../http/reply.js';
+import { outboundAllowList } from '../../net/address-policy.js';
 import { adapterFor } from '../../relay/adapters/registry.js';
 import { MODE_FORMAT, SigningError, type ConvertedReply, type UpstreamCall, type UpstreamError } from '../../relay/adapters/types.js';
 import { toRuntime } from '../../relay/channel-cache.js';
@@ -64,6 +66,19 @@ export class ChannelOps {
     },
   ) {}
 
+  /** The channel as the relay would use it, its stored key opened; null when the key does not open. */
+  private runtime(row: ChannelRow): ReturnType<typeof toRuntime> | null {
+    try {
+      return toRuntime(this.deps.channels.open(row));
+    } catch (e) {
+      if (e instanceof AppError && e.code === 'CHANNEL_KEY_UNREADABLE') {
+        this.deps.log.error({ channel: row.id }, e.message);
+        return null;
+      }
+      throw e;
+    }
+  }
+
   get testRunning(): boolean {
     return this.testing;
   }
@@ -78,7 +93,8 @@ export class ChannelOps {
 
   /** One non-stream chat through the channel's adapter; stores response_time and test_time. */
   async test(row: ChannelRow, modelOverride?: string): Promise<TestResult> {
-    const ch = toRuntime(row);
+    const ch = this.runtime(row);
+    if (!ch) return { success: false, message: 'CHANNEL_KEY_UNREADABLE', time: 0 };
     const adapter = adapterFor(ch.type);
     const model = ChannelOps.testModel(row, modelOverride);
     // Chat when the type serves it; embedding- or rerank-only types (Jina) are tested with what they serve.
@@ -96,7 +112,7 @@ export class ChannelOps {
       else body.max_tokens = 1;
     }
     // The adapter builds the request from an OpenAI-shaped body, as it does for a relayed call.
-    const call: UpstreamCall = { ch: ch.target, mode, inbound: MODE_FORMAT[mode], upstream, model, stream: false, clientHeaders: {} };
+    const call: UpstreamCall = { ch: ch.target, mode, inbound: MODE_FORMAT[mode], upstream, model, stream: false, clientHeaders: {}, outboundAllow: () => outboundAllowList(this.deps.options) };
     const cx: ConvertContext = { lang: 'en', model, callerModel: model, clientWantsUsage: false, requestId: `channel-test-${row.id}`, stream: false };
     const started = performance.now();
     let result: TestResult;
@@ -208,7 +224,8 @@ export class ChannelOps {
   async updateBalance(row: ChannelRow): Promise<BalanceResult> {
     const query = adapterFor(row.type)?.balance;
     if (!query) return { success: false, message: 'CHANNEL_BALANCE_UNSUPPORTED', balance: 0 };
-    const ch = toRuntime(row);
+    const ch = this.runtime(row);
+    if (!ch) return { success: false, message: 'CHANNEL_KEY_UNREADABLE', balance: 0 };
     const getJson = async (url: string, headers: Record<string, string>): Promise<Record<string, unknown>> => {
       let res;
       let text;

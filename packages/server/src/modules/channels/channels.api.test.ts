@@ -28,8 +28,9 @@ describe.each(testDbKinds())('channels on %s', (kind) => {
         expect(c).toMatchObject({ key: '', models: 'gpt-4,gpt-4o', group: 'default,vip', status: 1, priority: 3, other_info: '', tag: '' });
         expect(await abilities(c.id as number)).toHaveLength(4);
       }
-      const row = await h.server.ctx.db.db.selectFrom('channels').select('key').where('id', '=', batch[0]!.id as number).executeTakeFirstOrThrow();
-      expect(['k-one', 'k-two']).toContain(row.key);
+      const row = await h.server.ctx.db.db.selectFrom('channels').selectAll().where('id', '=', batch[0]!.id as number).executeTakeFirstOrThrow();
+      // Stored sealed (crypto/secret-box.ts); it opens to one of the lines sent.
+      expect(['k-one', 'k-two']).toContain(h.server.ctx.channels.open(row).key);
       // Search matches an exact key, never a partial one.
       expect((await root.get('/api/channel/search?keyword=k-one')).body.data).toHaveLength(1);
       expect((await root.get('/api/channel/search?keyword=k-on')).body.data).toHaveLength(0);
@@ -74,8 +75,8 @@ describe.each(testDbKinds())('channels on %s', (kind) => {
       const full = await root.put('/api/channel/', { ...ch, key: '', models: 'm1,m2', groups: ['default', 'vip'], status: 1, used_quota: 999999 });
       expect(full.body.data).toMatchObject({ models: 'm1,m2', group: 'default,vip', status: 1, used_quota: 0 });
       expect(await abilities(ch.id)).toHaveLength(4);
-      const row = await h.server.ctx.db.db.selectFrom('channels').select('key').where('id', '=', ch.id).executeTakeFirstOrThrow();
-      expect(row.key).toBe('secret-key');
+      const row = await h.server.ctx.db.db.selectFrom('channels').selectAll().where('id', '=', ch.id).executeTakeFirstOrThrow();
+      expect(h.server.ctx.channels.open(row).key).toBe('secret-key');
       expect((await root.get(`/api/channel/${ch.id}`)).body.data.key).toBe('');
     });
 

@@ -1,6 +1,8 @@
 import { ChannelStatus } from '@modelgate/shared';
 import { sql, type Transaction } from 'kysely';
+import { CHANNEL_KEY_PURPOSE, SecretUnreadableError, type SecretBox } from '../../crypto/secret-box.js';
 import type { Db } from '../../db/client.js';
+import { AppError } from '../../http/errors.js';
 import { insertReturningId } from '../../db/client.js';
 import type { ChannelRow, Database } from '../../db/schema.js';
 
@@ -23,12 +25,52 @@ function splitList(v: string | null | undefined): string[] {
  * Channels and their abilities (group × model rows used for selection). Every write to a channel
  * rewrites its abilities in the same transaction (reference §6.3), so selection never sees a
  * channel without its rows or rows of a deleted channel.
+ *
+ * Keys are sealed on every write (crypto/secret-box.ts) and rows are read with the key still
+ * sealed: lists and the edit form never need it. Whatever sends a key upstream opens it with
+ * `open` / `getOpened`.
  */
 export class ChannelsRepository {
   /** Called after any channel write (the relay reloads its selection index). */
   onWrite?: () => void;
 
-  constructor(private readonly handle: Db) {}
+  constructor(
+    private readonly handle: Db,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  private sealKey<T extends { key?: string }>(w: T): T {
+    return w.key === undefined ? w : { ...w, key: this.secrets.sealIfPlain(CHANNEL_KEY_PURPOSE, w.key) };
+  }
+
+  /** The row with its key opened; a key that does not open is a clear error naming the channel. */
+  open(row: ChannelRow): ChannelRow {
+    try {
+      return { ...row, key: this.secrets.open(CHANNEL_KEY_PURPOSE, row.key) };
+    } catch (e) {
+      if (e instanceof SecretUnreadableError) throw new AppError('CHANNEL_KEY_UNREADABLE', 200, `#${row.id}: ${e.message}`);
+      throw e;
+    }
+  }
+
+  async getOpened(id: number): Promise<ChannelRow | undefined> {
+    const row = await this.get(id);
+    return row && this.open(row);
+  }
+
+  /** Ids of channels whose key is exactly `key` (the search box takes a key, as the reference's did). */
+  private async idsWithKey(key: string): Promise<number[]> {
+    const rows = await this.db.selectFrom('channels').select(['id', 'key']).execute();
+    const ids: number[] = [];
+    for (const r of rows) {
+      try {
+        if (this.secrets.open(CHANNEL_KEY_PURPOSE, r.key) === key) ids.push(Number(r.id));
+      } catch (e) {
+        if (!(e instanceof SecretUnreadableError)) throw e;
+      }
+    }
+    return ids;
+  }
 
   private get db() {
     return this.handle.db;
@@ -57,7 +99,7 @@ export class ChannelsRepository {
     const ids: number[] = [];
     await this.db.transaction().execute(async (trx) => {
       for (const c of channels) {
-        const id = await insertReturningId(this.handle.kind, trx.insertInto('channels').values(c));
+        const id = await insertReturningId(this.handle.kind, trx.insertInto('channels').values(this.sealKey(c)));
         const row = await trx.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
         await this.writeAbilities(trx, row);
         ids.push(id);
@@ -75,7 +117,7 @@ export class ChannelsRepository {
   async update(id: number, patch: ChannelWrite, onlyIfStatus?: number): Promise<ChannelRow | undefined> {
     const row = await this.db.transaction().execute(async (trx) => {
       if (Object.keys(patch).length) {
-        let q = trx.updateTable('channels').set(patch).where('id', '=', id);
+        let q = trx.updateTable('channels').set(this.sealKey(patch)).where('id', '=', id);
         if (onlyIfStatus !== undefined) q = q.where('status', '=', onlyIfStatus);
         const res = await q.executeTakeFirst();
         if (onlyIfStatus !== undefined && Number(res.numUpdatedRows) === 0) return undefined;
@@ -121,7 +163,7 @@ export class ChannelsRepository {
   async updateMany(ids: number[], patch: ChannelWrite): Promise<number> {
     if (!ids.length) return 0;
     await this.db.transaction().execute(async (trx) => {
-      if (Object.keys(patch).length) await trx.updateTable('channels').set(patch).where('id', 'in', ids).execute();
+      if (Object.keys(patch).length) await trx.updateTable('channels').set(this.sealKey(patch)).where('id', 'in', ids).execute();
       const rows = await trx.selectFrom('channels').selectAll().where('id', 'in', ids).execute();
       for (const row of rows) await this.writeAbilities(trx, row);
     });
@@ -153,12 +195,14 @@ export class ChannelsRepository {
     return this.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  private filtered(q: ChannelQuery) {
+  /** `keyIds`: channels whose key is the keyword (keys are sealed, so SQL cannot compare them). */
+  private filtered(q: ChannelQuery, keyIds: number[] = []) {
     let base = this.db.selectFrom('channels');
     const kw = q.keyword?.trim();
     if (kw) {
       base = base.where((eb) => {
-        const ors = [eb('name', 'like', `%${kw}%`), eb('key', '=', kw)];
+        const ors = [eb('name', 'like', `%${kw}%`)];
+        if (keyIds.length) ors.push(eb('id', 'in', keyIds));
         if (/^\d+$/.test(kw)) ors.push(eb('id', '=', Number(kw)));
         return eb.or(ors);
       });
@@ -176,8 +220,13 @@ export class ChannelsRepository {
     return this.handle.kind === 'mysql' ? sql`concat(',', ${sql.ref('group')}, ',')` : sql`(',' || ${sql.ref('group')} || ',')`;
   }
 
-  list(q: ChannelQuery): Promise<ChannelRow[]> {
-    let query = this.filtered(q).selectAll();
+  private keyIdsFor(q: ChannelQuery): Promise<number[]> {
+    const kw = q.keyword?.trim();
+    return kw ? this.idsWithKey(kw) : Promise.resolve([]);
+  }
+
+  async list(q: ChannelQuery): Promise<ChannelRow[]> {
+    let query = this.filtered(q, await this.keyIdsFor(q)).selectAll();
     query = q.idSort ? query.orderBy('id', 'desc') : query.orderBy('priority', 'desc').orderBy('id', 'desc');
     if (q.limit !== undefined) query = query.limit(q.limit).offset(q.offset ?? 0);
     return query.execute();
@@ -185,7 +234,7 @@ export class ChannelsRepository {
 
   /** Tag mode: a page of distinct non-empty tags, and every channel carrying one of them. */
   async listByTags(q: ChannelQuery): Promise<ChannelRow[]> {
-    let tagsQ = this.filtered(q).select('tag').distinct().where('tag', 'is not', null).where('tag', '!=', '').orderBy('tag');
+    let tagsQ = this.filtered(q, await this.keyIdsFor(q)).select('tag').distinct().where('tag', 'is not', null).where('tag', '!=', '').orderBy('tag');
     if (q.limit !== undefined) tagsQ = tagsQ.limit(q.limit).offset(q.offset ?? 0);
     const tags = (await tagsQ.execute()).map((r) => r.tag!).filter(Boolean);
     if (!tags.length) return [];

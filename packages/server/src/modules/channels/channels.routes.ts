@@ -44,7 +44,7 @@ export function channelsRoutes(app: FastifyInstance, ctx: Deps): void {
     return ok(channelView(row));
   });
   declare('POST /api/channel/', {}, async (req) => {
-    await svc.create(channelInput.parse(req.body));
+    await svc.create(channelInput.parse(req.body), caller(req).role);
     return ok();
   });
   // Copy keeps the stored key server-side (the reference's console re-posted a keyless record: a bug).

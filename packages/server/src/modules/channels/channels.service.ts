@@ -2,6 +2,8 @@ import { ChannelStatus, Role, channelKeyProblem, channelTypeInfo, isChannelType,
 import { z } from 'zod';
 import { AppError } from '../../http/errors.js';
 import { nowSec } from '../../http/reply.js';
+import type { OptionsService } from '../options/options.service.js';
+import { assertChannelTarget } from './channel-target-guard.js';
 import type { ChannelsRepository, ChannelWrite } from './channels.repository.js';
 import { channelView, type ChannelView } from './channel-view.js';
 
@@ -74,7 +76,11 @@ const defaultOther = (type: number | undefined) => (type === undefined ? '' : (c
 
 /** Channel management (spec §7 Channels; reference §6). */
 export class ChannelsService {
-  constructor(private readonly repo: ChannelsRepository) {}
+  constructor(
+    private readonly repo: ChannelsRepository,
+    /** The operator's outbound allow list, for where a non-root admin may point a channel. */
+    private readonly options: Pick<OptionsService, 'str'>,
+  ) {}
 
   /** The configuration columns of `input`; accounting columns (used_quota, balance, …) are never taken from a client. */
   private toWrite(input: ChannelInput, existingType?: number): ChannelWrite {
@@ -115,7 +121,7 @@ export class ChannelsService {
   }
 
   /** Creates one channel per key line (a Vertex JSON key stays whole); returns the new ids. */
-  async create(input: ChannelInput): Promise<number[]> {
+  async create(input: ChannelInput, callerRole: number): Promise<number[]> {
     const name = (input.name ?? '').trim();
     const rawKey = (input.key ?? '').trim();
     if (!name || !rawKey) throw new AppError('CHANNEL_NAME_KEY_REQUIRED');
@@ -124,6 +130,7 @@ export class ChannelsService {
     if (!w.models) throw new AppError('CHANNEL_MODELS_REQUIRED');
     const keys = splitChannelKeys(input.type, rawKey);
     for (const k of keys) assertKeyFormat(input.type, k);
+    await assertChannelTarget(this.options, w.base_url, callerRole);
     const now = nowSec();
     const base = {
       ...w,
@@ -179,6 +186,7 @@ export class ChannelsService {
         (w.setting !== undefined && proxyOf(w.setting) !== proxyOf(existing.setting));
       if (moved) throw new AppError('CHANNEL_KEY_REQUIRED_FOR_TARGET');
     }
+    if (w.base_url !== undefined && w.base_url !== trimUrl(existing.base_url)) await assertChannelTarget(this.options, w.base_url, callerRole);
     if (!partial) {
       if (key) assertKeyFormat(w.type ?? Number(existing.type), key);
       if (key) w.key = key;

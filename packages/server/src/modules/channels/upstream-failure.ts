@@ -36,7 +36,7 @@ export function transportFailure(err: unknown, timeoutMs: number): UpstreamFailu
 const EXCERPT_MAX = 160;
 
 /** The channel's keys and any bearer token masked: an upstream may echo what it was sent. */
-function maskSecrets(text: string, secrets: readonly string[]): string {
+export function maskSecrets(text: string, secrets: readonly string[]): string {
   let s = text;
   for (const secret of secrets) if (secret.length >= 4) s = s.split(secret).join('***');
   return s.replace(/(bearer\s+)[^\s"',;]+/gi, '$1***');

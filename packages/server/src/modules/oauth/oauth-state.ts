@@ -1,5 +1,6 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { SharedStore } from '../../cluster/shared-store.js';
+import { safeEqual } from '../../crypto/safe-equal.js';
 import { AppError } from '../../http/errors.js';
 
 /** The cookie that binds a sign-in state to the browser that asked for it. */
@@ -47,7 +48,7 @@ export class OAuthStates {
     if (!raw) throw new AppError('OAUTH_STATE_INVALID', 403);
     const stored = JSON.parse(raw) as OAuthState & { b: string };
     const expected = Buffer.from(stored.b, 'base64url');
-    if (!timingSafeEqual(expected, digest(binding))) throw new AppError('OAUTH_STATE_INVALID', 403);
+    if (!safeEqual(digest(binding), expected)) throw new AppError('OAUTH_STATE_INVALID', 403);
     return { aff: stored.aff, verifier: stored.verifier, nonce: stored.nonce, userId: stored.userId };
   }
 }

@@ -67,7 +67,9 @@ export class OAuthService {
     const identity = await p.identify(this.deps, q.code, data, ctx.redirectUri);
     // The identity columns are varchar(64) (oidc_id 191): a longer id cannot be stored, so it cannot be matched either.
     if (!identity.id || identity.id.length > (p.column === 'oidc_id' ? 191 : 64)) throw new AppError('OAUTH_PROFILE_INVALID');
-    if (ctx.me) {
+    // A bind only when the state was issued for one: a session cookie that merely happens to be in
+    // the browser at the callback (planted by someone else) must not get the identity bound to it.
+    if (data.userId && ctx.me) {
       await this.bind(ctx.me, p.column, identity.id);
       return { bind: true };
     }

@@ -1,4 +1,5 @@
 import { createPublicKey, createVerify, type JsonWebKey } from 'node:crypto';
+import { safeEqual } from '../../crypto/safe-equal.js';
 import { AppError } from '../../http/errors.js';
 import { providerCall, str, type ProviderHttp } from './provider-http.js';
 
@@ -70,6 +71,6 @@ export async function verifyIdToken(http: ProviderHttp, meta: OidcMetadata, idTo
   const now = Math.floor(Date.now() / 1000);
   // A minute of leeway for clocks that differ a little.
   if (typeof claims.exp !== 'number' || claims.exp + 60 < now) throw new AppError('OAUTH_ID_TOKEN_INVALID', 200, 'exp');
-  if (claims.nonce !== undefined && claims.nonce !== expect.nonce) throw new AppError('OAUTH_ID_TOKEN_INVALID', 200, 'nonce');
+  if (claims.nonce !== undefined && !safeEqual(str(claims.nonce), expect.nonce)) throw new AppError('OAUTH_ID_TOKEN_INVALID', 200, 'nonce');
   return claims;
 }

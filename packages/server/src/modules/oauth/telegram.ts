@@ -1,4 +1,5 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
+import { safeEqual } from '../../crypto/safe-equal.js';
 import { AppError } from '../../http/errors.js';
 
 /** Telegram's rule (core.telegram.org/widgets/login): reject data older than this. */
@@ -20,7 +21,7 @@ export function verifyTelegram(fields: Record<string, string>, botToken: string,
     .join('\n');
   const secret = createHash('sha256').update(botToken).digest();
   const expected = createHmac('sha256', secret).update(check).digest();
-  if (!timingSafeEqual(expected, Buffer.from(hash, 'hex'))) throw new AppError('TELEGRAM_HASH_INVALID');
+  if (!safeEqual(Buffer.from(hash, 'hex'), expected)) throw new AppError('TELEGRAM_HASH_INVALID');
   const authDate = Number(fields.auth_date);
   // A signed date from the future is as suspect as an old one (a minute of clock skew allowed).
   if (!Number.isInteger(authDate) || now - authDate > TELEGRAM_MAX_AGE_SEC || authDate - now > 60) throw new AppError('TELEGRAM_AUTH_EXPIRED');

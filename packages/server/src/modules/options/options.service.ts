@@ -1,4 +1,5 @@
 import { OPTION_KEYS, OPTION_REGISTRY, isOptionKey, isSecretOption, normaliseOption, optionValue, type OptionKey, type OptionKeyOf } from '@modelgate/shared';
+import { optionPurpose, SecretUnreadableError, type SecretBox } from '../../crypto/secret-box.js';
 import type { Db } from '../../db/client.js';
 import { upsert } from '../../db/dialect.js';
 import { AppError } from '../../http/errors.js';
@@ -12,6 +13,8 @@ type Listener = (key: OptionKey, value: string) => void;
  * applied in the order they were started, so a slow read can never put back an older value.
  * Parsed JSON values are memoised per raw string. Keys, kinds and defaults come from the shared
  * option registry, so a misspelt key or a switch read as a number does not compile.
+ * Secret options (registry access `secret`) are sealed in the database (crypto/secret-box.ts) and
+ * held opened in this cache only.
  */
 export class OptionsService {
   private readonly values = new Map<OptionKey, string>();
@@ -20,8 +23,13 @@ export class OptionsService {
   private queue: Promise<void> = Promise.resolve();
   /** Called after a stored change (the invalidation bus publishes it to every node). */
   onWrite?: (key: OptionKey) => void;
+  /** Told when a stored secret does not open (the option then reads as unset); set in create-context to the log. */
+  onUnreadable?: (key: OptionKey, err: SecretUnreadableError) => void;
 
-  constructor(private readonly handle: Db) {
+  constructor(
+    private readonly handle: Db,
+    private readonly secrets: SecretBox,
+  ) {
     for (const k of OPTION_KEYS) this.values.set(k, OPTION_REGISTRY[k].default);
   }
 
@@ -47,10 +55,22 @@ export class OptionsService {
     });
   }
 
-  private apply(key: string, value: string): void {
-    if (isOptionKey(key) && this.values.get(key) !== value) {
+  private apply(key: string, stored: string): void {
+    if (!isOptionKey(key)) return;
+    const value = isSecretOption(key) ? this.openSecret(key, stored) : stored;
+    if (this.values.get(key) !== value) {
       this.values.set(key, value);
       this.emit(key, value);
+    }
+  }
+
+  private openSecret(key: OptionKey, stored: string): string {
+    try {
+      return this.secrets.open(optionPurpose(key), stored);
+    } catch (e) {
+      if (!(e instanceof SecretUnreadableError)) throw e;
+      this.onUnreadable?.(key, e);
+      return '';
     }
   }
 
@@ -99,7 +119,8 @@ export class OptionsService {
     const checked = normaliseOption(key, raw, (k) => this.str(k));
     if (!checked.ok) throw new AppError(checked.code, 200, checked.detail);
     const value = checked.value;
-    await upsert(this.handle.db, this.handle.kind, 'options', { key, value }, ['key'], ['value']);
+    const stored = isSecretOption(key) ? this.secrets.seal(optionPurpose(key), value) : value;
+    await upsert(this.handle.db, this.handle.kind, 'options', { key, value: stored }, ['key'], ['value']);
     // Re-read rather than trust `value`: of two saves racing on this node, the cache must end
     // with the one the database kept.
     await this.reloadKey(key);

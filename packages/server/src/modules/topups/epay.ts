@@ -1,4 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { safeEqual } from '../../crypto/safe-equal.js';
 
 /**
  * The Epay ("易支付") signature, as gateways of that family check and produce it: the parameters
@@ -18,7 +19,7 @@ export function epaySign(params: Readonly<Record<string, string>>, key: string):
 export function epayVerify(params: Readonly<Record<string, string>>, key: string): boolean {
   const given = (params.sign ?? '').toLowerCase();
   if (!/^[0-9a-f]{32}$/.test(given) || !key) return false;
-  return timingSafeEqual(Buffer.from(given), Buffer.from(epaySign(params, key)));
+  return safeEqual(given, epaySign(params, key));
 }
 
 /** The gateway's payment type for the console's method: `zfb` Alipay, `wx` WeChat Pay (also their own names). */

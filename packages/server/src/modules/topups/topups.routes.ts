@@ -37,15 +37,21 @@ export function topUpsRoutes(app: FastifyInstance, ctx: Deps): void {
     }),
   );
 
-  declare('GET /api/user/epay/notify', {}, async (req, reply) => {
-    reply.type('text/plain; charset=utf-8');
-    return svc.notify(req.query, req.log);
-  });
   // Gateways that POST their notification send a form: parsed for this route only, so no other
   // `/api` route starts accepting cross-site form posts.
   void app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    });
+    // The gateway reads plain `success` or `fail`: a notification refused before the handler
+    // (a NUL, a broken body, a field of the wrong type) is a `fail` too, never the /api envelope.
+    scope.setErrorHandler((error: Error & { statusCode?: number }, req, reply) => {
+      req.log.warn({ err: error }, 'epay notify refused: malformed notification');
+      return reply.code(error.statusCode === 413 ? 413 : 200).type('text/plain; charset=utf-8').send('fail');
+    });
+    routeDeclarer(scope, authGuards(ctx))('GET /api/user/epay/notify', {}, async (req, reply) => {
+      reply.type('text/plain; charset=utf-8');
+      return svc.notify(req.query, req.log);
     });
     routeDeclarer(scope, authGuards(ctx))('POST /api/user/epay/notify', {}, async (req, reply) => {
       reply.type('text/plain; charset=utf-8');

@@ -103,8 +103,8 @@ export function emailRoutes(app: FastifyInstance, ctx: Deps): void {
     const user = await ctx.users.findForLogin(email.trim());
     if (!user) throw new AppError('RESET_LINK_INVALID');
     const password = randomAlnum(12);
-    await ctx.users.update(user.id, { password: await hashPassword(password) });
-    // Whoever knew the old password (the reason for a reset, often) is signed out everywhere.
+    await ctx.users.update(user.id, { password: await hashPassword(password), access_token: null });
+    // Whoever knew the old password (the reason for a reset, often) is signed out everywhere, access token included.
     await ctx.sessions.revokeUser(user.id);
     return ok(password);
   });

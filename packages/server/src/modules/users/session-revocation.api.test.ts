@@ -92,15 +92,41 @@ describe.each(testDbKinds())('ending sessions on %s', (kind) => {
     expect((await new ApiClient(srv.url).login('banned1', 'password123')).body.success).toBe(true);
   });
 
-  it('a banned user\'s access token is refused, and works again once the user is re-enabled', async () => {
+  it('a ban ends the access token for good, like the sessions: re-enabling does not bring it back', async () => {
     const a = await newUser(srv.url, 'bantoken');
     const script = new ApiClient(srv.url);
     script.accessToken = (await a.get('/api/user/token')).body.data as string;
     await root.post('/api/user/manage', { id: a.userId, action: 'disable' });
-    expect((await script.get('/api/user/self')).body).toEqual({ success: false, message: 'User banned' });
+    expect((await script.get('/api/user/self')).status).toBe(401);
     expect((await script.get('/api/token/?p=0&size=10')).body.success).toBe(false);
     await root.post('/api/user/manage', { id: a.userId, action: 'enable' });
-    expect((await script.get('/api/user/self')).body.success).toBe(true);
+    expect((await script.get('/api/user/self')).body).toEqual({ success: false, message: 'No permission for this operation: invalid access token' });
+    // Signed in again, the user makes a new one.
+    const back = await secondSession(srv.url, 'bantoken');
+    script.accessToken = (await back.get('/api/user/token')).body.data as string;
+    expect((await script.get('/api/user/self')).body.data.username).toBe('bantoken');
+  });
+
+  it('a password change in a session ends the access token too; an admin\'s password edit and a reset do as well', async () => {
+    const a = await newUser(srv.url, 'pwtok2');
+    const script = new ApiClient(srv.url);
+    script.accessToken = (await a.get('/api/user/token')).body.data as string;
+    expect((await a.put('/api/user/self', { password: 'newpassword1', original_password: 'password123' })).body.success).toBe(true);
+    expect((await script.get('/api/user/self')).status).toBe(401);
+    expect((await a.get('/api/user/self')).body.data.username).toBe('pwtok2');
+
+    script.accessToken = (await a.get('/api/user/token')).body.data as string;
+    expect((await root.put('/api/user/', { id: a.userId, password: 'adminset123' })).body.success).toBe(true);
+    expect((await script.get('/api/user/self')).status).toBe(401);
+
+    const b = await secondSession(srv.url, 'pwtok2', 'adminset123');
+    script.accessToken = (await b.get('/api/user/token')).body.data as string;
+    await srv.ctx.users.update(a.userId!, { email: 'pwtok2@example.com' });
+    await srv.ctx.codes.put('reset', 'pwtok2@example.com', 'b'.repeat(32), 60_000);
+    expect((await new ApiClient(srv.url).post('/api/user/reset', { email: 'pwtok2@example.com', token: 'b'.repeat(32) })).body.success).toBe(true);
+    expect((await script.get('/api/user/self')).status).toBe(401);
+    const row = await srv.ctx.db.db.selectFrom('users').select('access_token').where('id', '=', a.userId!).executeTakeFirstOrThrow();
+    expect(row.access_token).toBeNull();
   });
 
   it('promote and demote end the sessions', async () => {

@@ -1,6 +1,7 @@
 import { formatQuota, LogType, quotaLogText, Role, UserStatus } from '@modelgate/shared';
 import type { Config } from '../../config/config.js';
 import type { Db } from '../../db/client.js';
+import type { LoginThrottle } from '../../http/login-throttle.js';
 import type { SessionStore } from '../../http/session-store.js';
 import type { QuotaLedger } from '../../ledger/quota-ledger.js';
 import type { OptionsService } from '../options/options.service.js';
@@ -44,6 +45,8 @@ export interface UsersServiceDeps {
   sessions: SessionStore;
   quotaLedger: QuotaLedger;
   tokensService: TokensService;
+  /** Failed password sign-ins per account (http/login-throttle.ts). */
+  loginThrottle: LoginThrottle;
 }
 
 export class UsersService {
@@ -221,9 +224,18 @@ export class UsersService {
     if (!this.deps.options.bool('PasswordLoginEnabled')) throw new AppError('PASSWORD_LOGIN_DISABLED');
     if (!name || !password) throw new AppError('LOGIN_REQUIRED_FIELDS');
     const row = await this.repo.findForLogin(name.trim());
+    // Counted per account (its username and email share one count), and per name typed for
+    // unknown ones, so a lock says nothing about which names exist.
+    const account = row ? `user:${row.id}` : `name:${name.trim().toLowerCase()}`;
+    await this.deps.loginThrottle.check(account);
     // Compare even for unknown users so timing does not reveal which usernames exist.
     const okPw = await verifyPassword(password, row?.password ?? '$2a$10$invalidinvalidinvalidinvalidinvalidinvalidinvalidinvali');
-    if (!row || !okPw || row.status !== UserStatus.Enabled) throw new AppError('LOGIN_FAILED');
+    if (!row || !okPw) {
+      await this.deps.loginThrottle.fail(account);
+      throw new AppError('LOGIN_FAILED');
+    }
+    if (row.status !== UserStatus.Enabled) throw new AppError('LOGIN_FAILED');
+    await this.deps.loginThrottle.succeed(account);
     return row;
   }
 
@@ -245,9 +257,11 @@ export class UsersService {
       if (!(await verifyPassword(body.original_password, me.row.password))) throw new AppError('ORIGINAL_PASSWORD_WRONG');
       checkPassword(body.password);
       patch.password = await hashPassword(body.password);
+      // Every credential but the one that made the change ends: the access token too, unless the
+      // change came through it (as the session that made it stays signed in).
+      if (!me.viaAccessToken) patch.access_token = null;
     }
     if (Object.keys(patch).length) await this.updateChecked(me.id, patch);
-    // Every other session ends; the one that made the change stays signed in.
     if (patch.password) await this.deps.sessions.revokeUser(me.id, me.sessionKey);
   }
 
@@ -358,6 +372,8 @@ export class UsersService {
     if (body.password) {
       checkPassword(body.password);
       patch.password = await hashPassword(body.password);
+      // A password set by an admin ends the user's access token with the sessions.
+      patch.access_token = null;
     }
     if (body.group !== undefined && body.group.trim()) patch.group = body.group.trim();
     if (body.email !== undefined && body.email !== target.email) {
@@ -403,7 +419,8 @@ export class UsersService {
       default:
         throw new AppError('INVALID_ACTION');
     }
-    await this.repo.update(target.id, { status, role });
+    // A ban ends the access token for good, as it ends the sessions: re-enabling brings neither back.
+    await this.repo.update(target.id, action === 'disable' ? { status, role, access_token: null } : { status, role });
     // A ban or a role change ends the user's sessions: the next sign-in starts from the new state.
     if (action !== 'enable') await this.deps.sessions.revokeUser(target.id);
     return { status, role };

@@ -50,6 +50,8 @@ beforeAll(async () => {
   sparkFake = await startFakeSpark();
   libraryFake = await startFakeAIProxyLibrary({ answer: UPSTREAM['aiproxy-library'].text, documents: [] });
   KEYS.vertex = JSON.stringify({ ...sa.key, token_uri: vertexFake.tokenUri });
+  // The channel reaches the fake through a recording proxy, so the key's token_uri is another host: fetched through the guard, which needs loopback allowed.
+  await h.server.ctx.options.set('OutboundAllowedRanges', '127.0.0.1/32');
   proxies = {
     openai: await startRecordingProxy(h.fake.url),
     anthropic: await startRecordingProxy(anthropicFake.url, { passthrough: true }),

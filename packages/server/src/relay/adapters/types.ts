@@ -7,6 +7,7 @@
  * that is not reached by an HTTP POST supplies an optional `transport` (contract 2, additive).
  */
 import type { Usage } from '@modelgate/shared';
+import type { IpMatcher } from '../../http/ip-list.js';
 import type { ConvertContext, StreamReader, StreamWriter, UpstreamEvent, WireError, WireFormat } from '../formats/types.js';
 
 /** Inbound operations: each has a billing rule; `chat` is served in several formats. */
@@ -134,6 +135,12 @@ export interface UpstreamCall {
   clientHeaders: Readonly<Record<string, string | string[] | undefined>>;
   /** The ModelGate user the call is made for (an upstream that keeps per-end-user state, Dify's `user`); absent for channel tests. */
   userId?: number;
+  /**
+   * The private ranges the operator lets guarded fetches reach (OutboundAllowedRanges), for a side
+   * fetch to a URL that came with a key rather than from the admin (a Vertex key's token_uri);
+   * absent: none.
+   */
+  outboundAllow?: () => IpMatcher;
 }
 
 /** The caller's request and the changes the pipeline needs in the upstream one. */

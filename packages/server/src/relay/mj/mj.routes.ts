@@ -3,11 +3,13 @@ import { MJ_RELAY_PATHS, type ApiRouteKey } from '@modelgate/shared/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { documentOnlyValidator, fastifySchema } from '../../http/schema.js';
+import { jsonShapeMessage, jsonShapeProblem, RELAY_JSON_LIMITS } from '../../http/json-shape.js';
 import { applyMjUpdate, mjTaskJson, type MjRow } from '../../modules/tasks/mj-store.js';
 import { forwardImage, withForwardUrl } from './mj-image.js';
 import { RelayError } from '../relay-error.js';
 import { authenticateToken, type RelayAuth } from '../token-auth.js';
-import { invalid, MJ_NOT_FOUND, MJ_SYSTEM, MjError } from './mj-action.js';
+import { invalid, MJ_NOT_FOUND, MJ_SYSTEM, MJ_VALIDATION, MjError } from './mj-action.js';
+import { bodyTooLargeMessage } from '../../http/errors.js';
 import { originChannel, submitMj } from './mj-submit.js';
 
 type Deps = Pick<AppContext, 'db' | 'options' | 'relay' | 'quotaLedger' | 'config' | 'rateLimitStore'>;
@@ -25,6 +27,8 @@ async function mjAuth(ctx: Deps, req: FastifyRequest): Promise<RelayAuth> {
 function bodyOf(req: FastifyRequest): Record<string, unknown> {
   const raw = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
   if (!raw.trim()) throw invalid('request body: a JSON object is required');
+  const problem = jsonShapeProblem(req.body as Buffer, RELAY_JSON_LIMITS);
+  if (problem) throw invalid(jsonShapeMessage(req, problem));
   let v: unknown;
   try {
     v = JSON.parse(raw);
@@ -58,6 +62,13 @@ export async function mjRoutes(app: FastifyInstance, ctx: Deps): Promise<void> {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: ctx.config.bodyLimits.relayJson }, (_req, body, done) => done(null, body));
     scope.setValidatorCompiler(documentOnlyValidator);
+    // Fastify's own refusals (a body over the limit, a broken request) in the proxy's envelope.
+    scope.setErrorHandler((error: Error & { statusCode?: number }, req, reply) => {
+      const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+      if (status === 500) req.log.error({ err: error }, 'midjourney relay failed');
+      const description = status === 413 ? bodyTooLargeMessage(req) : status === 500 ? 'internal error' : error.message;
+      return reply.code(status).send({ code: status === 500 ? MJ_SYSTEM : MJ_VALIDATION, description, result: null });
+    });
     scope.addHook('onRequest', (_req, reply, done) => {
       reply.header('access-control-allow-origin', '*');
       done();
@@ -108,7 +119,13 @@ async function handle(ctx: Deps, req: FastifyRequest, reply: FastifyReply, path:
       const mjId = typeof body.id === 'string' ? body.id : '';
       const row = mjId ? await own(mjId) : undefined;
       if (!row) throw new MjError(404, MJ_NOT_FOUND, `task_not_found: ${mjId || '(empty)'}`);
-      await applyMjUpdate(ctx, row, body);
+      // Any holder of the task's API key can post here, so its word is not a failure: a failure
+      // refunds the charge, and only the poller (asking the upstream with the channel's key) may
+      // declare one. Progress, results and a success are taken as reported.
+      const reported: Record<string, unknown> = { ...body };
+      delete reported.failReason;
+      if (reported.status === 'FAILURE') delete reported.status;
+      await applyMjUpdate(ctx, row, reported);
       return { code: 1, description: 'success', result: mjId };
     }
     default:

@@ -3,6 +3,8 @@ import type { ApiRouteKey } from '@modelgate/shared/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { documentOnlyValidator, fastifySchema } from '../../http/schema.js';
+import { bodyTooLargeMessage } from '../../http/errors.js';
+import { jsonShapeMessage, jsonShapeProblem, RELAY_JSON_LIMITS } from '../../http/json-shape.js';
 import { taskJson } from '../../modules/tasks/task-store.js';
 import { taskAdapterFor } from '../adapters/task-registry.js';
 import { priceFor } from '../billing/pricing.js';
@@ -30,6 +32,8 @@ const bad = (message: string) => new SunoError(400, 'invalid_request', message);
 
 function bodyOf(req: FastifyRequest): Record<string, unknown> {
   const raw = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+  const problem = Buffer.isBuffer(req.body) ? jsonShapeProblem(req.body, RELAY_JSON_LIMITS) : null;
+  if (problem) throw bad(jsonShapeMessage(req, problem));
   let v: unknown;
   try {
     v = raw.trim() ? JSON.parse(raw) : null;
@@ -48,6 +52,13 @@ export async function sunoRoutes(app: FastifyInstance, ctx: Deps): Promise<void>
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: ctx.config.bodyLimits.relayJson }, (_req, body, done) => done(null, body));
     scope.setValidatorCompiler(documentOnlyValidator);
+    // Fastify's own refusals (a body over the limit, a broken request) in Suno-API's envelope.
+    scope.setErrorHandler((error: Error & { statusCode?: number }, req, reply) => {
+      const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+      if (status === 500) req.log.error({ err: error }, 'suno relay failed');
+      if (status === 413) return reply.code(413).send({ code: 'request_too_large', message: bodyTooLargeMessage(req), data: null });
+      return reply.code(status).send({ code: status === 500 ? 'internal_error' : 'invalid_request', message: status === 500 ? 'internal error' : error.message, data: null });
+    });
     const route = (key: ApiRouteKey, fn: (req: FastifyRequest, auth: RelayAuth) => Promise<unknown>) => {
       const [method, url] = key.split(' ') as ['GET' | 'POST', string];
       scope.route({ method, url, schema: fastifySchema(key), handler: (req, reply) => answer(ctx, req, reply, fn) });

@@ -9,6 +9,7 @@ import {
   GiftOutlined,
   KeyOutlined,
   PictureOutlined,
+  SafetyCertificateOutlined,
   SettingOutlined,
   TeamOutlined,
 } from '@ant-design/icons';
@@ -31,6 +32,7 @@ const ICONS: Record<NavIcon, ReactNode> = {
   wallet: <CreditCardOutlined />,
   user: <TeamOutlined />,
   log: <AuditOutlined />,
+  audit: <SafetyCertificateOutlined />,
   drawing: <PictureOutlined />,
   task: <CheckSquareOutlined />,
   setting: <SettingOutlined />,

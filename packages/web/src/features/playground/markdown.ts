@@ -1,11 +1,12 @@
 import { Marked, type Tokens } from 'marked';
-import { sanitizeHtml } from '../../lib/sanitize';
+import { sanitizeUntrustedHtml } from '../../lib/sanitize';
 
 /**
  * Model answers are Markdown written by a model (and so by whoever wrote the prompt): rendered
- * with marked, then sanitised with DOMPurify like every other HTML the console shows. Fenced code
- * is coloured by a small lexical highlighter: comments, strings, numbers and the keywords shared
- * by the common languages — enough to read code at a glance without shipping a grammar library.
+ * with marked, then sanitised with DOMPurify, more strictly than the admin's content (no forms,
+ * no styles). Fenced code is coloured by a small lexical highlighter: comments, strings, numbers
+ * and the keywords shared by the common languages — enough to read code at a glance without
+ * shipping a grammar library.
  */
 
 const KEYWORDS = new Set(
@@ -61,5 +62,5 @@ const marked = new Marked({
 });
 
 export function renderAnswer(markdown: string): string {
-  return sanitizeHtml(marked.parse(markdown, { async: false }));
+  return sanitizeUntrustedHtml(marked.parse(markdown, { async: false }));
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { upstreamSideCall } from '../../upstream.js';
 import { SigningError } from '../types.js';
 
 interface CachedToken {
@@ -23,13 +24,14 @@ export async function fetchBaiduToken(base: string, key: string): Promise<{ toke
   const parts = baiduKeyParts(key);
   if (!parts) throw refused('channel key is not a Baidu key: expected APIKey|SecretKey', true, true);
   const q = new URLSearchParams({ grant_type: 'client_credentials', client_id: parts.clientId, client_secret: parts.clientSecret });
-  let res: Response;
+  let res: { status: number; text: string };
   try {
-    res = await fetch(`${base}/oauth/2.0/token?${q.toString()}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, signal: AbortSignal.timeout(20_000) });
+    // The token host is the channel's base URL (the administrator's upstream), reached like the relay reaches it.
+    res = await upstreamSideCall(`${base}/oauth/2.0/token?${q.toString()}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, timeoutMs: 20_000 });
   } catch (err) {
     throw new SigningError({ status: 500, type: 'baidu_error', code: 'access_token_failed', param: null, message: `Baidu access token request failed: ${(err as Error).message}`, retryable: true, disablesChannel: false });
   }
-  const text = await res.text();
+  const text = res.text;
   let j: Record<string, unknown> = {};
   try {
     j = JSON.parse(text) as Record<string, unknown>;

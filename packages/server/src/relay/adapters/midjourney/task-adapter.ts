@@ -1,3 +1,4 @@
+import { upstreamSideCall } from '../../upstream.js';
 import type { TaskAdapter, TaskUpstreamReply } from '../task-types.js';
 import type { ChannelTarget } from '../types.js';
 
@@ -7,13 +8,13 @@ function baseOf(target: ChannelTarget): string {
 
 async function send(target: ChannelTarget, method: 'GET' | 'POST', path: string, body: unknown, timeoutMs: number): Promise<TaskUpstreamReply> {
   // The proxy authenticates with `mj-api-secret` (providers-china-and-tasks §8.1); a wrong one is a 401 with an empty body.
-  const res = await fetch(`${baseOf(target)}${path}`, {
+  const res = await upstreamSideCall(`${baseOf(target)}${path}`, {
     method,
     headers: { 'mj-api-secret': target.key, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}), accept: 'application/json' },
     body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
-    signal: AbortSignal.timeout(timeoutMs),
+    timeoutMs,
   });
-  const text = await res.text();
+  const text = res.text;
   let json: unknown = null;
   try {
     json = text ? (JSON.parse(text) as unknown) : null;

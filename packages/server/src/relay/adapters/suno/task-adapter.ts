@@ -1,15 +1,16 @@
+import { upstreamSideCall } from '../../upstream.js';
 import type { TaskAdapter, TaskUpstreamReply } from '../task-types.js';
 import type { ChannelTarget } from '../types.js';
 
 async function send(target: ChannelTarget, method: 'GET' | 'POST', path: string, body: unknown, timeoutMs: number): Promise<TaskUpstreamReply> {
   // Suno-API takes the channel key as a Bearer secret (providers-china-and-tasks §9.1).
-  const res = await fetch(`${target.baseUrl.replace(/\/+$/, '')}${path}`, {
+  const res = await upstreamSideCall(`${target.baseUrl.replace(/\/+$/, '')}${path}`, {
     method,
     headers: { authorization: `Bearer ${target.key}`, accept: 'application/json', ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) },
     body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
-    signal: AbortSignal.timeout(timeoutMs),
+    timeoutMs,
   });
-  const text = await res.text();
+  const text = res.text;
   let json: unknown = null;
   try {
     json = text ? (JSON.parse(text) as unknown) : null;

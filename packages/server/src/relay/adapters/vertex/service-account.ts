@@ -1,4 +1,7 @@
 import { createHash, createSign } from 'node:crypto';
+import type { IpMatcher } from '../../../http/ip-list.js';
+import { guardedFetch, OutboundError } from '../../../net/guarded-fetch.js';
+import { upstreamSideCall } from '../../upstream.js';
 import { SigningError } from '../types.js';
 
 /** The parts of a Google service-account JSON key the token exchange needs (providers-international §4.1). */
@@ -66,9 +69,9 @@ export class TokenCache {
   private readonly tokens = new Map<string, CachedToken>();
   private readonly inflight = new Map<string, Promise<string>>();
 
-  constructor(private readonly exchange: (sa: ServiceAccount) => Promise<{ token: string; expiresIn: number }>) {}
+  constructor(private readonly exchange: (sa: ServiceAccount, endpoint: TokenEndpoint) => Promise<{ token: string; expiresIn: number }>) {}
 
-  async token(channelId: number, key: string): Promise<string> {
+  async token(channelId: number, key: string, endpoint: TokenEndpoint = { baseUrl: '' }): Promise<string> {
     const id = `${channelId}:${createHash('sha256').update(key).digest('hex')}`;
     const hit = this.tokens.get(id);
     if (hit && hit.renewAt > Date.now()) return hit.token;
@@ -76,7 +79,7 @@ export class TokenCache {
     if (pending) return pending;
     const p = (async () => {
       const sa = parseServiceAccount(key);
-      const { token, expiresIn } = await this.exchange(sa);
+      const { token, expiresIn } = await this.exchange(sa, endpoint);
       this.tokens.set(id, { token, renewAt: Date.now() + Math.max(60, expiresIn - REFRESH_MARGIN_S) * 1000 });
       return token;
     })();
@@ -89,16 +92,55 @@ export class TokenCache {
   }
 }
 
-/** `POST token_uri` with the JWT-bearer grant; a refusal is a channel error carrying Google's words. */
-export async function exchangeToken(sa: ServiceAccount): Promise<{ token: string; expiresIn: number }> {
-  const form = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: signedAssertion(sa, Math.floor(Date.now() / 1000)) });
-  let res: Response;
+/** What decides how a key's `token_uri` is reached. */
+export interface TokenEndpoint {
+  /** The channel's base URL ('' for Google's hosts). */
+  baseUrl: string;
+  /** Private ranges the operator allows (OutboundAllowedRanges) for a token_uri reached through the guard. */
+  allow?: IpMatcher;
+}
+
+const originOf = (url: string): string | undefined => {
   try {
-    res = await fetch(sa.token_uri, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form, signal: AbortSignal.timeout(20_000) });
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Whether `token_uri` is the administrator's own choice rather than text pasted with a key: Google's
+ * endpoint, or an endpoint on the channel's base URL host (a private Vertex endpoint, a test fake).
+ * Any other URL is fetched through the SSRF-guarded client: a key is data, and a pasted JSON must
+ * not make this server POST to its own network.
+ */
+export function tokenUriTrusted(tokenUri: string, baseUrl: string): boolean {
+  if (tokenUri === DEFAULT_TOKEN_URI) return true;
+  const base = baseUrl ? originOf(baseUrl) : undefined;
+  return base !== undefined && base !== 'null' && originOf(tokenUri) === base;
+}
+
+async function postTokenForm(sa: ServiceAccount, endpoint: TokenEndpoint, form: string): Promise<{ status: number; text: string }> {
+  const headers = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+  if (tokenUriTrusted(sa.token_uri, endpoint.baseUrl)) return upstreamSideCall(sa.token_uri, { method: 'POST', headers, body: form, timeoutMs: 20_000 });
+  const res = await guardedFetch(sa.token_uri, { method: 'POST', headers, body: form, timeoutMs: 20_000, maxBytes: 256 * 1024, allow: endpoint.allow });
+  return { status: res.status, text: res.body.toString('utf8') };
+}
+
+/** `POST token_uri` with the JWT-bearer grant; a refusal is a channel error carrying Google's words. */
+export async function exchangeToken(sa: ServiceAccount, endpoint: TokenEndpoint = { baseUrl: '' }): Promise<{ token: string; expiresIn: number }> {
+  const form = new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: signedAssertion(sa, Math.floor(Date.now() / 1000)) });
+  let res: { status: number; text: string };
+  try {
+    res = await postTokenForm(sa, endpoint, form.toString());
   } catch (err) {
+    // The guard refused the key's token_uri: the key needs fixing, no other attempt will do better.
+    if (err instanceof OutboundError && (err.reason === 'address' || err.reason === 'scheme' || err.reason === 'redirects')) {
+      throw new SigningError({ status: 500, type: 'upstream_error', code: 'token_uri_refused', param: null, message: `Vertex AI token exchange refused: the key's token_uri is not fetched: ${err.message}`, retryable: false, disablesChannel: false });
+    }
     throw new SigningError({ status: 500, type: 'upstream_error', code: 'token_exchange_failed', param: null, message: `Vertex AI token exchange failed: ${(err as Error).message}`, retryable: true, disablesChannel: false });
   }
-  const text = await res.text();
+  const text = res.text;
   let j: Record<string, unknown> = {};
   try {
     j = JSON.parse(text) as Record<string, unknown>;

@@ -1,3 +1,4 @@
+import { isObj } from '../shared/wire.js';
 import type { FormatSpec } from '../types.js';
 import { messagesPromptAsChat } from './count.js';
 import { anthropicErrorBody } from './errors.js';
@@ -5,7 +6,7 @@ import { anthropicPassthrough, anthropicReader, anthropicUsage } from './stream.
 
 /** Reply text of a Messages response (text, thinking, tool names and inputs), for local counting. */
 export function messageText(json: Record<string, unknown>): string {
-  const content = Array.isArray(json.content) ? (json.content as Array<Record<string, unknown>>) : [];
+  const content = Array.isArray(json.content) ? (json.content as unknown[]).filter(isObj) : [];
   let text = '';
   for (const b of content) {
     if (typeof b.text === 'string') text += b.text;

@@ -111,8 +111,9 @@ export function anthropicToOpenAIRequest(body: Record<string, unknown>, cx: Conv
   const messages: Array<Record<string, unknown>> = [];
   const system = plainText(body.system);
   if (system) messages.push({ role: 'system', content: system });
-  (body.messages as unknown[]).forEach((raw, i) => {
-    const m = raw as Record<string, unknown>;
+  // validate.ts has checked a caller's body; a converter still takes any JSON without throwing.
+  (Array.isArray(body.messages) ? body.messages : []).forEach((raw: unknown, i) => {
+    const m = isObj(raw) ? raw : {};
     if (m.role === 'assistant') messages.push(assistantMessage(m.content, cx, `messages.${i}.content`));
     else messages.push(...userMessages(m.content, cx, `messages.${i}.content`));
   });

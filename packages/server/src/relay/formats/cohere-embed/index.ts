@@ -1,13 +1,8 @@
 import { emptyUsage } from '@modelgate/shared';
-import { isObj, unsupported } from '../shared/wire.js';
+import { float32Base64, isObj, unsupported } from '../shared/wire.js';
 import type { BodyConverter } from '../types.js';
 
 const FIELDS = new Set(['model', 'input', 'dimensions', 'encoding_format', 'user']);
-
-/** Float32 little-endian, base64: OpenAI's `encoding_format: "base64"`. */
-function base64(values: number[]): string {
-  return Buffer.from(new Float32Array(values).buffer).toString('base64');
-}
 
 /**
  * OpenAI embeddings → Cohere `POST /v2/embed` (providers-international §6.3): the inputs as
@@ -33,7 +28,7 @@ export const openAIEmbeddingsCohere: BodyConverter = {
     const e = json.embeddings;
     const list = (isObj(e) && Array.isArray(e.float) ? e.float : Array.isArray(e) ? e : []) as number[][];
     const wantsBase64 = cx.callerBody?.encoding_format === 'base64';
-    const data = list.map((values, index) => ({ object: 'embedding', index, embedding: wantsBase64 ? base64(values) : values }));
+    const data = list.map((values, index) => ({ object: 'embedding', index, embedding: wantsBase64 ? float32Base64(values) : values }));
     const billed = isObj(json.meta) && isObj(json.meta.billed_units) ? Number(json.meta.billed_units.input_tokens ?? 0) : 0;
     return { object: 'list', data, model: cx.callerModel, usage: { prompt_tokens: billed, total_tokens: billed } };
   },

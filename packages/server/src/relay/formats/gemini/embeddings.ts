@@ -1,5 +1,5 @@
 import type { Usage } from '@modelgate/shared';
-import { isObj, unsupported } from '../shared/wire.js';
+import { float32Base64, isObj, unsupported } from '../shared/wire.js';
 import type { BodyConverter, ConvertContext } from '../types.js';
 
 const FIELDS = new Set(['model', 'input', 'dimensions', 'encoding_format', 'user']);
@@ -10,11 +10,6 @@ function inputs(body: Record<string, unknown>, cx: ConvertContext): string[] {
   if (Array.isArray(input) && input.length > 0 && input.every((s) => typeof s === 'string')) return input as string[];
   // Token-id arrays name tokens of OpenAI's tokenizers: Gemini embeds text only.
   throw unsupported(cx.lang, 'input', 'Gemini embeds text: a string or a list of strings');
-}
-
-/** Float32 little-endian, base64: OpenAI's `encoding_format: "base64"`. */
-function base64(values: number[]): string {
-  return Buffer.from(new Float32Array(values).buffer).toString('base64');
 }
 
 /**
@@ -41,7 +36,7 @@ export const openAIEmbeddingsGemini: BodyConverter = {
     const wantsBase64 = cx.callerBody?.encoding_format === 'base64';
     const data = list.map((e, index) => {
       const values = isObj(e) && Array.isArray(e.values) ? (e.values as number[]) : [];
-      return { object: 'embedding', index, embedding: wantsBase64 ? base64(values) : values };
+      return { object: 'embedding', index, embedding: wantsBase64 ? float32Base64(values) : values };
     });
     return { object: 'list', data, model: cx.callerModel, usage: { prompt_tokens: 0, total_tokens: 0 } };
   },

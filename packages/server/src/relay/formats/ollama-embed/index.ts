@@ -1,13 +1,8 @@
 import { emptyUsage } from '@modelgate/shared';
-import { isObj, unsupported } from '../shared/wire.js';
+import { float32Base64, isObj, unsupported } from '../shared/wire.js';
 import type { BodyConverter } from '../types.js';
 
 const FIELDS = new Set(['model', 'input', 'dimensions', 'encoding_format', 'user']);
-
-/** Float32 little-endian, base64: OpenAI's `encoding_format: "base64"`. */
-function base64(values: number[]): string {
-  return Buffer.from(new Float32Array(values).buffer).toString('base64');
-}
 
 /**
  * OpenAI embeddings → Ollama's native `POST /api/embed` (providers-international §8.2):
@@ -32,7 +27,7 @@ export const openAIEmbeddingsOllama: BodyConverter = {
   response(json, cx) {
     const list = (Array.isArray(json.embeddings) ? json.embeddings : []) as number[][];
     const wantsBase64 = cx.callerBody?.encoding_format === 'base64';
-    const data = list.map((values, index) => ({ object: 'embedding', index, embedding: wantsBase64 ? base64(values) : values }));
+    const data = list.map((values, index) => ({ object: 'embedding', index, embedding: wantsBase64 ? float32Base64(values) : values }));
     const n = typeof json.prompt_eval_count === 'number' ? json.prompt_eval_count : 0;
     return { object: 'list', data, model: cx.callerModel, usage: { prompt_tokens: n, total_tokens: n } };
   },

@@ -1,22 +1,24 @@
 import { usesMaxCompletionTokens } from '../../billing/output-caps.js';
 import { readUsage } from '../../billing/pricing.js';
+import { isObj } from '../shared/wire.js';
 import type { FormatSpec, WireError } from '../types.js';
 import { openAIPassthrough, openAIReader, type OpenAIObject } from './stream.js';
 
 /** Completion text of a chat or completions reply: what local counting bills when usage is missing. */
 export function choicesText(json: Record<string, unknown>): string {
-  const choices = Array.isArray(json.choices) ? (json.choices as Array<Record<string, unknown>>) : [];
+  const choices = Array.isArray(json.choices) ? (json.choices as unknown[]).filter(isObj) : [];
   let text = '';
   for (const c of choices) {
     if (typeof c.text === 'string') text += c.text;
-    const m = c.message as Record<string, unknown> | undefined;
-    if (!m) continue;
+    const m = c.message;
+    if (!isObj(m)) continue;
     if (typeof m.content === 'string') text += m.content;
     if (typeof m.reasoning_content === 'string') text += m.reasoning_content;
     if (Array.isArray(m.tool_calls)) {
-      for (const tc of m.tool_calls as Array<{ function?: { name?: unknown; arguments?: unknown } }>) {
-        if (typeof tc.function?.name === 'string') text += tc.function.name;
-        if (typeof tc.function?.arguments === 'string') text += tc.function.arguments;
+      for (const tc of m.tool_calls as unknown[]) {
+        const fn = isObj(tc) && isObj(tc.function) ? tc.function : {};
+        if (typeof fn.name === 'string') text += fn.name;
+        if (typeof fn.arguments === 'string') text += fn.arguments;
       }
     }
   }

@@ -1,6 +1,6 @@
 import type { Usage } from '@modelgate/shared';
 import { readUsage } from '../../billing/pricing.js';
-import { parseObject } from '../shared/wire.js';
+import { isObj, parseObject } from '../shared/wire.js';
 import type { ConvertContext, EventFacts, StreamEnd, StreamReader, StreamWriter, UpstreamEvent, WireError } from '../types.js';
 
 export type OpenAIObject = 'chat.completion.chunk' | 'text_completion';
@@ -39,17 +39,20 @@ export function openAIReader(): StreamReader {
       const choices = json.choices;
       if (!Array.isArray(choices)) return facts;
       let text = '';
-      for (const c of choices as Array<Record<string, unknown>>) {
+      for (const c of choices as unknown[]) {
+        // A vendor's stray `null` or string in the list carries nothing (and must not throw).
+        if (!isObj(c)) continue;
         if (typeof c.text === 'string') text += c.text;
-        const d = c.delta as Record<string, unknown> | undefined;
-        if (!d) continue;
+        const d = c.delta;
+        if (!isObj(d)) continue;
         if (typeof d.content === 'string') text += d.content;
         if (typeof d.reasoning_content === 'string') text += d.reasoning_content;
         if (Array.isArray(d.tool_calls)) {
           facts.toolCalls = Math.max(facts.toolCalls, d.tool_calls.length);
-          for (const tc of d.tool_calls as Array<{ function?: { name?: unknown; arguments?: unknown } }>) {
-            if (typeof tc.function?.name === 'string') text += tc.function.name;
-            if (typeof tc.function?.arguments === 'string') text += tc.function.arguments;
+          for (const tc of d.tool_calls as unknown[]) {
+            const fn = isObj(tc) && isObj(tc.function) ? tc.function : {};
+            if (typeof fn.name === 'string') text += fn.name;
+            if (typeof fn.arguments === 'string') text += fn.arguments;
           }
         }
       }

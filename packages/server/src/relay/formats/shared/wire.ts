@@ -11,6 +11,15 @@ export function unsupported(lang: Lang, param: string, why: string): RelayError 
 
 export const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
+/**
+ * An embedding as OpenAI's `encoding_format: "base64"` (Float32 little-endian). An upstream's
+ * malformed vector (not a list, or non-numbers in it) encodes what it holds instead of throwing.
+ */
+export function float32Base64(values: unknown): string {
+  const list = Array.isArray(values) ? values.map(Number) : [];
+  return Buffer.from(new Float32Array(list).buffer).toString('base64');
+}
+
 /** `data:<media type>;base64,<data>` → its parts, or undefined when it is not a base64 data URL. */
 export function parseDataUrl(url: string): { mediaType: string; data: string } | undefined {
   const m = /^data:([^;,]+);base64,(.*)$/s.exec(url);

@@ -10,6 +10,7 @@ import { OptionSectionCard, type FieldDef } from './option-section';
 const FIELDS: readonly FieldDef[] = [
   { key: 'LogConsumeEnabled', kind: 'switch' },
   { key: 'LogRetentionDays', kind: 'number', min: 0 },
+  { key: 'AuditLogRetentionDays', kind: 'number', min: 0 },
 ];
 
 /** Deletes usage log rows older than a chosen time (spec §5: the time must be chosen). */
@@ -38,7 +39,7 @@ function ClearLogs() {
   );
 }
 
-/** Operation → logs: whether consumption is logged, how long logs are kept, and a manual clean-up. */
+/** Operation → logs: whether consumption is logged, how long usage logs and the audit log are kept, and a manual clean-up. */
 export function LogsSection() {
   return (
     <OptionSectionCard name="logs" fields={FIELDS}>
