@@ -7,6 +7,7 @@ import { jsonShapeMessage, jsonShapeProblem, RELAY_JSON_LIMITS } from '../../htt
 import { applyMjUpdate, mjTaskJson, type MjRow } from '../../modules/tasks/mj-store.js';
 import { forwardImage, withForwardUrl } from './mj-image.js';
 import { RelayError } from '../relay-error.js';
+import { authenticateBeforeBody, earlyAuth } from '../early-auth.js';
 import { authenticateToken, type RelayAuth } from '../token-auth.js';
 import { invalid, MJ_NOT_FOUND, MJ_SYSTEM, MJ_VALIDATION, MjError } from './mj-action.js';
 import { bodyTooLargeMessage } from '../../http/errors.js';
@@ -64,6 +65,7 @@ export async function mjRoutes(app: FastifyInstance, ctx: Deps): Promise<void> {
     scope.setValidatorCompiler(documentOnlyValidator);
     // Fastify's own refusals (a body over the limit, a broken request) in the proxy's envelope.
     scope.setErrorHandler((error: Error & { statusCode?: number }, req, reply) => {
+      if (error instanceof RelayError) return reply.code(error.status).send({ code: error.status === 401 ? 401 : 4, description: error.message, result: null });
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
       if (status === 500) req.log.error({ err: error }, 'midjourney relay failed');
       const description = status === 413 ? bodyTooLargeMessage(req) : status === 500 ? 'internal error' : error.message;
@@ -73,6 +75,7 @@ export async function mjRoutes(app: FastifyInstance, ctx: Deps): Promise<void> {
       reply.header('access-control-allow-origin', '*');
       done();
     });
+    authenticateBeforeBody(scope, (req) => mjAuth(ctx, req), (req) => (req.routeOptions.url ?? '').endsWith('/image/:id'));
     for (const [path, c] of Object.entries(MJ_RELAY_PATHS)) {
       for (const prefix of ['/mj', '/mj-:mode/mj']) {
         const url = `${prefix}${path}`;
@@ -85,7 +88,7 @@ export async function mjRoutes(app: FastifyInstance, ctx: Deps): Promise<void> {
 
 async function handle(ctx: Deps, req: FastifyRequest, reply: FastifyReply, path: string): Promise<unknown> {
   if (path === '/image/:id') return forwardImage(ctx, (req.params as { id: string }).id, reply);
-  const auth = await mjAuth(ctx, req);
+  const auth = earlyAuth(req);
   const view = (row: MjRow) => withForwardUrl(ctx, mjTaskJson(row));
   const db = ctx.db.db;
   const id = (req.params as { id?: string }).id ?? '';

@@ -10,6 +10,7 @@ import { taskAdapterFor } from '../adapters/task-registry.js';
 import { priceFor } from '../billing/pricing.js';
 import { RelayError } from '../relay-error.js';
 import { pricingTables } from '../relay.service.js';
+import { authenticateBeforeBody, earlyAuth } from '../early-auth.js';
 import { authenticateToken, type RelayAuth } from '../token-auth.js';
 
 type Deps = Pick<AppContext, 'db' | 'options' | 'relay' | 'quotaLedger' | 'config' | 'rateLimitStore'>;
@@ -54,11 +55,13 @@ export async function sunoRoutes(app: FastifyInstance, ctx: Deps): Promise<void>
     scope.setValidatorCompiler(documentOnlyValidator);
     // Fastify's own refusals (a body over the limit, a broken request) in Suno-API's envelope.
     scope.setErrorHandler((error: Error & { statusCode?: number }, req, reply) => {
+      if (error instanceof RelayError) return reply.code(error.status).send({ code: error.code ?? 'invalid_request', message: error.message, data: null });
       const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
       if (status === 500) req.log.error({ err: error }, 'suno relay failed');
       if (status === 413) return reply.code(413).send({ code: 'request_too_large', message: bodyTooLargeMessage(req), data: null });
       return reply.code(status).send({ code: status === 500 ? 'internal_error' : 'invalid_request', message: status === 500 ? 'internal error' : error.message, data: null });
     });
+    authenticateBeforeBody(scope, (req) => authenticateToken(ctx, req, langFromHeader(req.headers['accept-language'])));
     const route = (key: ApiRouteKey, fn: (req: FastifyRequest, auth: RelayAuth) => Promise<unknown>) => {
       const [method, url] = key.split(' ') as ['GET' | 'POST', string];
       scope.route({ method, url, schema: fastifySchema(key), handler: (req, reply) => answer(ctx, req, reply, fn) });
@@ -82,8 +85,7 @@ export async function sunoRoutes(app: FastifyInstance, ctx: Deps): Promise<void>
 
 async function answer(ctx: Deps, req: FastifyRequest, reply: FastifyReply, fn: (req: FastifyRequest, auth: RelayAuth) => Promise<unknown>): Promise<FastifyReply> {
   try {
-    const auth = await authenticateToken(ctx, req, langFromHeader(req.headers['accept-language']));
-    return reply.code(200).send(await fn(req, auth));
+    return reply.code(200).send(await fn(req, earlyAuth(req)));
   } catch (err) {
     if (err instanceof SunoError) return reply.code(err.status).send({ code: err.code, message: err.message, data: null });
     if (err instanceof RelayError) return reply.code(err.status).send({ code: err.code ?? 'invalid_request', message: err.message, data: null });
