@@ -12,6 +12,40 @@ const PAGE = 4096;
 
 const children = [];
 process.on('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
+
+/**
+ * CPU pinning: on 4+ CPUs the load generator (this process) gets CPU 0, the fake upstreams CPU 1
+ * and the measured proxies (floor, ModelGate) CPUs 2…, so what limits a proxy is its own work, not
+ * the load generator or a fake scheduled onto its CPU. Targets run one at a time (interleaved), so
+ * the floor and ModelGate never compete with each other. On 2 CPUs any placement makes two of the
+ * three share a CPU, and in our runs that did not make the ratios steadier (±12 % and ±34 % against ±8 %
+ * unpinned in one run, ±14 % in the next: docs/performance.md), so 2 CPUs stay unpinned unless BENCH_PIN=1 (then: load generator
+ * on CPU 0, fakes and proxies on CPU 1). BENCH_PIN=0 never pins. Needs `taskset` (util-linux).
+ */
+const CPUS = os.availableParallelism();
+const TASKSET = ['/usr/bin/taskset', '/bin/taskset'].find((p) => fs.existsSync(p));
+function placement() {
+  if (!TASKSET || CPUS < 2 || process.env.BENCH_PIN === '0') return null;
+  if (CPUS >= 4) return { load: '0', fakes: '1', targets: `2-${CPUS - 1}` };
+  return process.env.BENCH_PIN === '1' ? { load: '0', fakes: '1', targets: '1' } : null;
+}
+export const pinning = placement();
+
+/** Pins `pid` to a CPU list (`role`: load, fakes or targets); a no-op without pinning. */
+export function pin(pid, role) {
+  if (!pinning) return;
+  try {
+    execFileSync(TASKSET, ['-a', '-p', '-c', pinning[role], String(pid)], { stdio: 'ignore' });
+  } catch (err) {
+    log(`could not pin pid ${pid} to CPUs ${pinning[role]}: ${err.message}`);
+  }
+}
+
+/** One line for the report: how the processes were placed. */
+export function pinningNote() {
+  if (!pinning) return `not pinned (${CPUS} CPUs${TASKSET ? '' : ', no taskset'}${process.env.BENCH_PIN === '0' ? ', BENCH_PIN=0' : CPUS < 4 ? '; BENCH_PIN=1 pins on 2 CPUs' : ''})`;
+  return `pinned: load generator on CPU ${pinning.load}, fakes on ${pinning.fakes}, floor and ModelGate on ${pinning.targets} (${CPUS} CPUs)`;
+}
 export function killAll() {
   for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
 }
@@ -25,10 +59,12 @@ export function build() {
   execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-b', 'packages/shared', 'packages/testkit', 'packages/server'], { cwd: root, stdio: 'inherit' });
 }
 
-export function forkReady(file, args = []) {
+/** Forks a bench server; `role` places it (fakes: the upstream fakes; targets: the floor proxies). */
+export function forkReady(file, args = [], role = 'fakes') {
   return new Promise((resolve, reject) => {
     const child = fork(path.join(root, 'bench', file), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     children.push(child);
+    pin(child.pid, role);
     child.once('message', (m) => resolve({ child, url: m.url }));
     child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
   });
@@ -79,6 +115,7 @@ export async function spawnModelGate(env = {}, dir = fs.mkdtempSync(path.join(os
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   children.push(child);
+  pin(child.pid, 'targets');
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/api/status`);
   return { child, url, dir };
@@ -90,6 +127,15 @@ export async function rootSession(url) {
   const cookie = login.headers.get('set-cookie').split(';')[0];
   const uid = (await login.json()).data.id;
   return { 'content-type': 'application/json', cookie, 'new-api-user': String(uid) };
+}
+
+/** Gives made-up bench models a ratio (the relay refuses a model nobody priced), like an operator would. */
+export async function priceModels(url, headers, models) {
+  const options = (await (await fetch(`${url}/api/option/`, { headers })).json()).data;
+  const table = JSON.parse(options.find((o) => o.key === 'ModelRatio')?.value ?? '{}');
+  for (const m of models) table[m] = 1;
+  const saved = await (await fetch(`${url}/api/option/`, { method: 'PUT', headers, body: JSON.stringify({ key: 'ModelRatio', value: JSON.stringify(table) }) })).json();
+  if (!saved.success) throw new Error(`could not price ${models.join(', ')}: ${saved.message}`);
 }
 
 /** ModelGate set up like an operator would: one channel to `upstream`, one unlimited token. */

@@ -19,29 +19,52 @@ function cannon(t, connections, duration) {
   });
 }
 
+/** Median, and the spread as half the range over the median (a ratio's "±x %"). */
+export function steadiness(xs) {
+  const sorted = [...xs].sort((x, y) => x - y);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  return { median, spread: sorted.length > 1 && median ? (sorted[sorted.length - 1] - sorted[0]) / 2 / Math.abs(median) : 0, n: sorted.length };
+}
+
 /**
- * Non-stream throughput at 64 connections: `rounds` rounds, each running every target for
- * `seconds`, the order rotated per round. CPU is read from /proc for targets with a `pid`.
+ * Non-stream throughput at 64 connections, in rounds: each round runs every target for `seconds`,
+ * the order rotated per round; CPU is read from /proc for targets with a `pid`. After `minRounds`,
+ * rounds go on (up to `maxRounds`) until the per-round ratios of `subject` to `reference` —
+ * throughput and CPU per request — both spread less than `spread` (±10 % by default), so a verdict
+ * rests on a steady ratio; `steady: false` says the machine would not settle.
  */
-export async function throughputRounds(targets, rounds, seconds) {
+export async function throughputRounds(targets, { minRounds, maxRounds, seconds, subject = 'modelgate', reference = 'floor', spread = 0.1 }) {
   for (const t of targets) await cannon(t, 64, 2); // warm-up: JIT, pools, SQLite pages
-  const acc = new Map(targets.map((t) => [t.name, { rps: [], p50: [], p99: [], requests: 0, cpu: 0, errors: 0 }]));
-  for (let r = 0; r < rounds; r++) {
+  const acc = new Map(targets.map((t) => [t.name, { rps: [], p50: [], p99: [], cpuPerReq: [], requests: 0, cpu: 0, errors: 0 }]));
+  const ratios = { rps: [], cpu: [] };
+  let r = 0;
+  for (; r < maxRounds; r++) {
     const order = targets.map((_, i) => targets[(i + r) % targets.length]);
     for (const t of order) {
       const cpu0 = t.pid ? cpuSeconds(t.pid) : 0;
       const res = await cannon(t, 64, seconds);
       const a = acc.get(t.name);
-      if (t.pid) a.cpu += cpuSeconds(t.pid) - cpu0;
+      const cpu = t.pid ? cpuSeconds(t.pid) - cpu0 : 0;
+      a.cpu += cpu;
       a.requests += res.requests.total;
       a.errors += res.non2xx + res.errors + res.timeouts;
       a.rps.push(res.requests.average);
       a.p50.push(res.latency.p50);
       a.p99.push(res.latency.p99);
+      a.cpuPerReq.push(cpu && res.requests.total ? (cpu * 1e6) / res.requests.total : NaN);
+    }
+    const s = acc.get(subject);
+    const ref = acc.get(reference);
+    ratios.rps.push(s.rps[r] / ref.rps[r]);
+    ratios.cpu.push(s.cpuPerReq[r] / ref.cpuPerReq[r]);
+    if (r + 1 >= minRounds && steadiness(ratios.rps).spread < spread && steadiness(ratios.cpu).spread < spread) {
+      r += 1;
+      break;
     }
   }
-  const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
-  const out = {};
+  const median = (xs) => steadiness(xs).median;
+  const out = { rounds: r, rpsRatio: steadiness(ratios.rps), cpuRatio: steadiness(ratios.cpu) };
+  out.steady = out.rpsRatio.spread < spread && out.cpuRatio.spread < spread;
   for (const [name, a] of acc) {
     out[name] = { rps: median(a.rps), p50: median(a.p50), p99: median(a.p99), errors: a.errors, cpuUsPerReq: a.cpu ? (a.cpu * 1e6) / a.requests : NaN };
   }
@@ -71,10 +94,24 @@ export async function interleavedLatency(targets, body, n, firstByte) {
   await Promise.all(pools.map((p) => p.close()));
   const out = {};
   targets.forEach((t, k) => {
-    const s = samples[k].sort((a, b) => a - b);
-    out[t.name] = { p50: pct(s, 50), p99: pct(s, 99) };
+    // Five consecutive blocks of the run, for the spread of a difference between targets.
+    const size = Math.ceil(samples[k].length / BLOCKS);
+    const blocks = Array.from({ length: BLOCKS }, (_, b) => samples[k].slice(b * size, (b + 1) * size).sort((x, y) => x - y));
+    const s = [...samples[k]].sort((a, b) => a - b);
+    out[t.name] = { p50: pct(s, 50), p99: pct(s, 99), blocks: blocks.map((bl) => ({ p50: pct(bl, 50), p99: pct(bl, 99) })) };
   });
   return out;
+}
+
+const BLOCKS = 5;
+
+/**
+ * What `subject` adds over `reference` at a percentile (ms), with its spread across the run's
+ * blocks: ± half the range of the per-block differences.
+ */
+export function addedOver(lat, subject, reference, key) {
+  const per = lat[subject].blocks.map((b, i) => b[key] - lat[reference].blocks[i][key]);
+  return { added: lat[subject][key] - lat[reference][key], spreadMs: (Math.max(...per) - Math.min(...per)) / 2 };
 }
 
 /**

@@ -3,18 +3,19 @@ import { pino, type Logger, type LoggerOptions } from 'pino';
 export type { Logger };
 
 const SECRET_FIELDS = ['authorization', 'cookie', '["set-cookie"]', '["x-api-key"]', '["api-key"]', '["x-goog-api-key"]', '["mj-api-secret"]', 'password', 'original_password', 'access_token'];
+/** Where the server's log calls put headers and bodies (`req.log.warn({ headers })`, an error's request, …). */
+const SECRET_PLACES = ['', 'headers', 'req.headers', 'request.headers', 'res.headers', 'response.headers', 'upstream.headers', 'err.headers', 'body', 'req.body', 'input', 'user'];
 
 /**
- * Credentials never reach a log line: request and upstream headers (at the top level, one or two
- * levels down: `headers.authorization`, `req.headers.cookie`) and password fields are replaced by
- * `[Redacted]`. Stored secrets are sealed in the database and only opened in memory; what an
- * upstream echoes back is masked where it is logged (modules/channels/upstream-failure.ts).
+ * Credentials never reach a log line: request and upstream headers and password fields at the
+ * places the server logs them are replaced by `[Redacted]`. Explicit paths, no wildcards: pino
+ * runs the redaction when fastify makes each request's child logger, and wildcard paths cost
+ * ≈ 15 × more there (≈ 2.5 µs per request against 0.17). Stored secrets are sealed in the database
+ * and only opened in memory; what an upstream echoes back is masked where it is logged
+ * (modules/channels/upstream-failure.ts).
  */
 export const LOG_REDACT: LoggerOptions['redact'] = {
-  paths: SECRET_FIELDS.flatMap((f) => {
-    const tail = f.startsWith('[') ? f : `.${f}`;
-    return [f, `*${tail}`, `*.*${tail}`];
-  }),
+  paths: SECRET_PLACES.flatMap((place) => SECRET_FIELDS.map((f) => (place ? `${place}${f.startsWith('[') ? f : `.${f}`}` : f))),
 };
 
 /**
