@@ -1,34 +1,42 @@
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
-import { LOG_REDACT } from './logger.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capturePino as capturingLogger } from '../test-support/capture-logger.js';
+import { addCaller, addChannel, consumeLogs, priceModels, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
 
-describe('log redaction', () => {
-  it('replaces credentials at the places the server logs headers and bodies, and leaves the rest', () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        lines.push(chunk.toString());
-        done();
-      },
+describe('one logger with the request id', () => {
+  const { log, lines } = capturingLogger();
+  let h: RelayHarness;
+  beforeAll(async () => {
+    h = await startRelayHarness({ log });
+    await priceModels(h, ['m-log-fail']);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('a relay failure is logged under the id the caller got back and the usage log keeps', async () => {
+    // A port nobody listens on: the upstream call fails, the relay logs it and answers an error.
+    await addChannel(h.root, { base_url: 'http://127.0.0.1:9', models: 'm-log-fail' });
+    const c = await addCaller(h);
+    const res = await fetch(`${h.server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sk-${c.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'm-log-fail', messages: [{ role: 'user', content: 'hi' }] }),
     });
-    const log = pino({ redact: LOG_REDACT }, sink).child({ reqId: 'r1' });
-    log.warn({
-      authorization: 'Bearer sk-top',
-      headers: { authorization: 'Bearer sk-a', 'x-api-key': 'k1', 'content-type': 'application/json' },
-      req: { headers: { cookie: 'session=s1', 'mj-api-secret': 'mj1' }, body: { password: 'p1', username: 'alice' } },
-      upstream: { headers: { 'x-goog-api-key': 'g1' } },
-      user: { access_token: 't1', id: 3 },
-    });
-    type Headers = Record<string, string>;
-    const line = JSON.parse(lines[0]!) as { authorization: string; headers: Headers; req: { headers: Headers; body: Headers }; upstream: { headers: Headers }; user: Record<string, unknown>; reqId: string };
-    expect(line.authorization).toBe('[Redacted]');
-    expect(line.headers).toEqual({ authorization: '[Redacted]', 'x-api-key': '[Redacted]', 'content-type': 'application/json' });
-    expect(line.req.headers).toEqual({ cookie: '[Redacted]', 'mj-api-secret': '[Redacted]' });
-    expect(line.req.body).toEqual({ password: '[Redacted]', username: 'alice' });
-    expect(line.upstream.headers['x-goog-api-key']).toBe('[Redacted]');
-    expect(line.user).toEqual({ access_token: '[Redacted]', id: 3 });
-    expect(line.reqId).toBe('r1');
-    for (const secret of ['sk-top', 'sk-a', 'k1', 's1', 'mj1', 'p1', 'g1', 't1']) expect(lines[0]).not.toContain(`"${secret}`);
+    expect(res.status).toBeGreaterThanOrEqual(500);
+    const id = res.headers.get('x-oneapi-request-id');
+    expect(id).toMatch(/^[0-9a-z]{10,}$/);
+    const mine = lines.filter((l) => l.reqId === id);
+    expect(mine.map((l) => l.msg)).toContain('upstream request failed');
+    expect(mine.every((l) => typeof l.pid === 'number')).toBe(true);
+  });
+
+  it('a billed request stores the request id Fastify gave it', async () => {
+    await addChannel(h.root, { base_url: h.fake.url, models: 'gpt-4o-mini' });
+    const c = await addCaller(h);
+    const r = await c.client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }] }).withResponse();
+    const id = r.response.headers.get('x-oneapi-request-id');
+    const logs = await consumeLogs(h, c.userId);
+    expect(logs).toHaveLength(1);
+    expect(logs[0]!.request_id).toBe(id);
   });
 });
