@@ -2,10 +2,10 @@
 /**
  * Management API budget (docs/performance.md#budgets): `GET /api/log/` and `/api/log/stat` p95 ≤ 100 ms on
  * 1 000 000 log rows, for the console's typical queries. Seeds the rows server-side in one
- * statement (a recursive CTE on SQLite, generate_series on PostgreSQL), starts the built server on
- * that database and times the real HTTP calls.
+ * statement (a recursive CTE on SQLite and MySQL, generate_series on PostgreSQL), starts the built
+ * server on that database and times the real HTTP calls.
  *
- *   node bench/log-queries.mjs            SQLite; also PostgreSQL when TEST_PG_URL is set
+ *   node bench/log-queries.mjs            SQLite; also PostgreSQL / MySQL when TEST_PG_URL / TEST_MYSQL_URL is set
  *   BENCH_LOG_ROWS=1000000 BENCH_LOG_N=40 rows to seed, timed calls per query
  *   --no-build                            reuse packages/server/dist
  */
@@ -53,7 +53,17 @@ async function seed(kind, env) {
 }
 
 async function insertRows(kind, handle, now, sql) {
-  if (kind === 'sqlite') {
+  if (kind === 'mysql') {
+    // MySQL has no generate_series and no `||`, and caps recursive CTEs (1000 levels on MariaDB):
+    // the row numbers are a cross join of digit tables.
+    const cat = (a, b) => `CONCAT(${a}, ${b})`;
+    const cols = COLUMNS.replace('"group"', '`group`');
+    const digits = '(SELECT 0 AS d UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9)';
+    const places = Math.max(1, Math.ceil(Math.log10(ROWS)));
+    const numbers = `SELECT ${Array.from({ length: places }, (_, k) => `d${k}.d * ${10 ** k}`).join(' + ')} AS i FROM ${Array.from({ length: places }, (_, k) => `${digits} AS d${k}`).join(' CROSS JOIN ')}`;
+    await sql.raw(`INSERT INTO logs (${cols}) ${seedSelect(now, cat)} FROM (${numbers}) AS s WHERE i < ${ROWS}`).execute(handle.db);
+    await sql.raw('ANALYZE TABLE logs').execute(handle.db);
+  } else if (kind === 'sqlite') {
     const cat = (a, b) => `${a} || ${b}`;
     handle.sqlite.exec(`WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < ${ROWS - 1})
       INSERT INTO logs (${COLUMNS}) ${seedSelect(now, cat)} FROM s`);
@@ -128,6 +138,21 @@ export async function runLogQueries() {
         results.push(['postgres', await timeQueries('postgres', { SQL_DSN: url.toString() })]);
       } finally {
         await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      }
+    }
+    if (process.env.TEST_MYSQL_URL) {
+      const mysql = await import('mysql2/promise');
+      const name = `mg_logbench_${Date.now().toString(36)}`;
+      const admin = await mysql.createConnection(process.env.TEST_MYSQL_URL);
+      await admin.query(`CREATE DATABASE ${name}`);
+      const url = new URL(process.env.TEST_MYSQL_URL);
+      url.pathname = `/${name}`;
+      try {
+        log(`log queries on ${ROWS} rows (MySQL)…`);
+        results.push(['mysql', await timeQueries('mysql', { SQL_DSN: url.toString() })]);
+      } finally {
+        await admin.query(`DROP DATABASE IF EXISTS ${name}`);
         await admin.end();
       }
     }
