@@ -9,6 +9,9 @@ test('an expired session lands on /login?expired=true with the message', async (
   // The token screen's own calls must be done first: one still loading after the cookies are gone
   // would meet the 401 on this page and forget the user before the navigation below.
   await page.waitForLoadState('networkidle');
+  // A public page makes no signed-in calls, so nothing can meet the 401 before /token does.
+  await page.goto('/about');
+  await page.waitForLoadState('networkidle');
 
   await page.context().clearCookies();
   await page.goto('/token');
