@@ -2,7 +2,7 @@ import { Empty, Table, Tag, Tooltip, Typography, type TableProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { RoleTag } from '../../../components/user-tags';
 import dayjs from '../../../lib/dayjs';
-import { PAGE_SIZE_OPTIONS } from '../../../lib/storage';
+import { listPagination } from '../../../lib/pagination';
 import type { AuditEntry } from '../api';
 import { useAuditText } from '../audit-format';
 import { AuditChangesCell } from './audit-changes';
@@ -101,15 +101,7 @@ export function AuditTable(props: AuditTableProps) {
       scroll={{ x: 960 }}
       className="mg-audit-table"
       locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('empty')} /> }}
-      pagination={{
-        current: props.page,
-        pageSize: props.pageSize,
-        total: props.total,
-        showSizeChanger: true,
-        pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
-        showTotal: (total) => t('common:pagination.total', { total }),
-        onChange: props.onPageChange,
-      }}
+      pagination={listPagination(props.page, props.pageSize, props.total, props.onPageChange)}
     />
   );
 }

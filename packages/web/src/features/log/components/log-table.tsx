@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
 import { GroupTag } from '../../../components/user-tags';
 import { formatQuota, isConsumeLog, logTypeColor, parseLogOther, usedChannels } from '@modelgate/shared';
-import { PAGE_SIZE_OPTIONS } from '../../../lib/storage';
+import { listPagination } from '../../../lib/pagination';
 import type { LogEntry } from '../api';
 import { localizeLogContent } from '../log-content';
 import { frtTone, useTimeTone } from '../log-other';
@@ -127,15 +127,7 @@ export function LogTable(props: LogTableProps) {
         rowExpandable: (entry) => isConsumeLog(entry.type),
         expandedRowRender: (entry) => <LogDetail entry={entry} admin={props.admin} />,
       }}
-      pagination={{
-        current: props.page,
-        pageSize: props.pageSize,
-        total: props.total,
-        showSizeChanger: true,
-        pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
-        showTotal: (total) => t('common:pagination.total', { total }),
-        onChange: props.onPageChange,
-      }}
+      pagination={listPagination(props.page, props.pageSize, props.total, props.onPageChange)}
     />
   );
 }

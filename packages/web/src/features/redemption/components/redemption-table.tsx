@@ -3,7 +3,7 @@ import { Empty, Table, Tag, Typography, type TableProps } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
-import { PAGE_SIZE_OPTIONS } from '../../../lib/storage';
+import { listPagination } from '../../../lib/pagination';
 import type { Redemption } from '../api';
 import { RedemptionRowActions } from './redemption-row-actions';
 
@@ -98,15 +98,7 @@ export function RedemptionTable(props: RedemptionTableProps) {
       scroll={{ x: 'max-content' }}
       locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('empty')} /> }}
       rowSelection={{ selectedRowKeys: props.selectedKeys, onChange: (keys) => props.onSelect(keys as number[]) }}
-      pagination={{
-        current: props.page,
-        pageSize: props.pageSize,
-        total: props.total,
-        showSizeChanger: true,
-        pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
-        showTotal: (total) => t('common:pagination.total', { total }),
-        onChange: props.onPageChange,
-      }}
+      pagination={listPagination(props.page, props.pageSize, props.total, props.onPageChange)}
     />
   );
 }

@@ -7,7 +7,8 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
-import { getPageSize, PAGE_SIZE_OPTIONS, setPageSize } from '../../../lib/storage';
+import { listPagination } from '../../../lib/pagination';
+import { getPageSize, setPageSize } from '../../../lib/storage';
 import { fetchOrders, topUpKeys, type OrderQuery, type TopUpOrder } from '../api';
 
 const formatTime = (seconds: number) => (seconds > 0 ? dayjs.unix(seconds).format('YYYY-MM-DD HH:mm:ss') : '-');
@@ -73,18 +74,10 @@ export function OrdersPanel() {
         loading={list.isFetching}
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('orders.empty')} /> }}
-        pagination={{
-          current: list.data?.page ?? query.page,
-          pageSize: query.pageSize,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
-          showTotal: (total) => t('common:pagination.total', { total }),
-          onChange: (page, pageSize) => {
-            if (pageSize !== query.pageSize) setPageSize(pageSize);
-            setQuery((old) => ({ ...old, page: pageSize !== old.pageSize ? 1 : page, pageSize }));
-          },
-        }}
+        pagination={listPagination(list.data?.page ?? query.page, query.pageSize, list.data?.total ?? 0, (page, pageSize) => {
+          if (pageSize !== query.pageSize) setPageSize(pageSize);
+          setQuery((old) => ({ ...old, page: pageSize !== old.pageSize ? 1 : page, pageSize }));
+        })}
       />
     </>
   );

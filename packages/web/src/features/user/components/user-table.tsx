@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
 import { GroupTag, RoleTag } from '../../../components/user-tags';
 import { formatNumber, formatQuota, userStatusTag } from '@modelgate/shared';
-import { PAGE_SIZE_OPTIONS } from '../../../lib/storage';
+import { listPagination } from '../../../lib/pagination';
 import { isCancelled, type ManageAction, type User } from '../api';
 import { UserRowActions } from './user-row-actions';
 
@@ -116,15 +116,7 @@ export function UserTable(props: UserTableProps) {
       loading={props.loading}
       scroll={{ x: 'max-content' }}
       locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('empty')} /> }}
-      pagination={{
-        current: props.page,
-        pageSize: props.pageSize,
-        total: props.total,
-        showSizeChanger: true,
-        pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
-        showTotal: (total) => t('common:pagination.total', { total }),
-        onChange: props.onPageChange,
-      }}
+      pagination={listPagination(props.page, props.pageSize, props.total, props.onPageChange)}
     />
   );
 }
