@@ -47,17 +47,20 @@ export function crossSiteReason(req: FastifyRequest, extraOrigins: readonly stri
  * notifications are server-to-server) and every GET (OAuth callbacks).
  */
 export function installCsrfGuard(app: FastifyInstance, opts: { origins: () => readonly string[] }): void {
-  app.addHook('onRequest', async (req, reply) => {
-    if (!UNSAFE.has(req.method) || !req.cookies?.[SESSION_COOKIE] || req.headers.authorization) return;
-    if (!COOKIE_PATHS.some((p) => req.url.startsWith(p))) return;
-    const reason = crossSiteReason(req, opts.origins());
-    if (!reason) return;
+  // A callback hook: the relay's requests pass it on every call, and need no promise for a no.
+  app.addHook('onRequest', (req, reply, done) => {
+    const reason =
+      UNSAFE.has(req.method) && req.cookies?.[SESSION_COOKIE] && !req.headers.authorization && COOKIE_PATHS.some((p) => req.url.startsWith(p))
+        ? crossSiteReason(req, opts.origins())
+        : null;
+    if (!reason) return done();
     req.log.warn({ origin: req.headers.origin, site: req.headers['sec-fetch-site'], url: req.url.split('?')[0] }, 'cross-site write with a session cookie refused');
     const err = new AppError('CSRF_REJECTED', 403, reason);
     // The playground answers OpenAI error objects once past sign-in; the API its envelope.
     if (req.url.startsWith('/pg/')) {
-      return reply.code(403).send({ error: { message: localise(err, req), type: 'invalid_request_error', param: null, code: 'csrf_rejected' } });
+      void reply.code(403).send({ error: { message: localise(err, req), type: 'invalid_request_error', param: null, code: 'csrf_rejected' } });
+      return;
     }
-    throw err;
+    done(err);
   });
 }

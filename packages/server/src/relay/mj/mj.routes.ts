@@ -40,16 +40,15 @@ function bodyOf(req: FastifyRequest): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
-async function answer(req: FastifyRequest, reply: FastifyReply, fn: () => Promise<unknown>): Promise<FastifyReply> {
+async function answer(reply: FastifyReply, fn: () => Promise<unknown>): Promise<FastifyReply> {
   try {
     const body = await fn();
     if (reply.sent) return reply;
     return reply.code(200).send(body);
   } catch (err) {
     if (err instanceof MjError) return reply.code(err.status).send(err.body());
-    if (err instanceof RelayError) return reply.code(err.status).send({ code: err.status === 401 ? 401 : 4, description: err.message, result: null });
-    req.log.error({ err }, 'midjourney relay failed');
-    return reply.code(500).send({ code: MJ_SYSTEM, description: 'internal error', result: null });
+    // A key refusal and anything unexpected: the scope's error handler answers them.
+    throw err;
   }
 }
 
@@ -80,7 +79,7 @@ export async function mjRoutes(app: FastifyInstance, ctx: Deps): Promise<void> {
       for (const prefix of ['/mj', '/mj-:mode/mj']) {
         const url = `${prefix}${path}`;
         const schema = fastifySchema(`${c.method} ${url}` as ApiRouteKey);
-        scope.route({ method: c.method, url, schema, handler: (req, reply) => answer(req, reply, () => handle(ctx, req, reply, path)) });
+        scope.route({ method: c.method, url, schema, handler: (req, reply) => answer(reply, () => handle(ctx, req, reply, path)) });
       }
     }
   });

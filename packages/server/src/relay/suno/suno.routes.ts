@@ -64,7 +64,7 @@ export async function sunoRoutes(app: FastifyInstance, ctx: Deps): Promise<void>
     authenticateBeforeBody(scope, (req) => authenticateToken(ctx, req, langFromHeader(req.headers['accept-language'])));
     const route = (key: ApiRouteKey, fn: (req: FastifyRequest, auth: RelayAuth) => Promise<unknown>) => {
       const [method, url] = key.split(' ') as ['GET' | 'POST', string];
-      scope.route({ method, url, schema: fastifySchema(key), handler: (req, reply) => answer(ctx, req, reply, fn) });
+      scope.route({ method, url, schema: fastifySchema(key), handler: (req, reply) => answer(req, reply, fn) });
     };
     route('POST /suno/submit/:action', (req, auth) => submit(ctx, req, auth));
     route('POST /suno/fetch', async (req, auth) => {
@@ -83,14 +83,13 @@ export async function sunoRoutes(app: FastifyInstance, ctx: Deps): Promise<void>
   });
 }
 
-async function answer(ctx: Deps, req: FastifyRequest, reply: FastifyReply, fn: (req: FastifyRequest, auth: RelayAuth) => Promise<unknown>): Promise<FastifyReply> {
+async function answer(req: FastifyRequest, reply: FastifyReply, fn: (req: FastifyRequest, auth: RelayAuth) => Promise<unknown>): Promise<FastifyReply> {
   try {
     return reply.code(200).send(await fn(req, earlyAuth(req)));
   } catch (err) {
     if (err instanceof SunoError) return reply.code(err.status).send({ code: err.code, message: err.message, data: null });
-    if (err instanceof RelayError) return reply.code(err.status).send({ code: err.code ?? 'invalid_request', message: err.message, data: null });
-    req.log.error({ err }, 'suno relay failed');
-    return reply.code(500).send({ code: 'internal_error', message: 'internal error', data: null });
+    // A key refusal and anything unexpected: the scope's error handler answers them.
+    throw err;
   }
 }
 
