@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcile } from '../ledger/reconcile.js';
 import { reviveCallers, startAccessWorld, type AccessWorld, type Caller } from '../test-support/access-world.js';
+import { capturePino } from '../test-support/capture-logger.js';
 import { anyJson, mutatedArbitrary, toQuery } from '../test-support/schema-arbitrary.js';
 import type { RouteAccessLevel } from './route-access.js';
 
@@ -74,10 +75,13 @@ describe('fuzzing every route over HTTP', () => {
   let w: AccessWorld;
   const unhandled: unknown[] = [];
   const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  // The server's error lines, so a 500 anywhere (a fuzzed call or a helper's) says what threw.
+  const serverLog = capturePino('error');
+  const serverErrors = () => serverLog.lines.map((l) => `${String(l.msg)}: ${JSON.stringify(l.err ?? l).slice(0, 1500)}`);
 
   beforeAll(async () => {
     process.on('unhandledRejection', onUnhandled);
-    w = await startAccessWorld();
+    w = await startAccessWorld({}, serverLog.log);
   }, 60_000);
   afterAll(async () => {
     process.off('unhandledRejection', onUnhandled);
@@ -102,17 +106,23 @@ describe('fuzzing every route over HTTP', () => {
 
   for (const r of [...ROUTES].sort((x, y) => Number(LAST.has(x.key)) - Number(LAST.has(y.key)))) {
     it(`${r.key} (${RUNS} requests)`, async () => {
+      serverLog.lines.length = 0;
       await reviveCallers(w);
       const before = await balances();
-      await fc.assert(
-        fc.asyncProperty(requestArbitrary(r), async (req) => {
-          const res = await send(r, req);
-          expect(res.status, `${r.method} ${req.path} ${req.body?.slice(0, 300) ?? ''} → ${res.text.slice(0, 300)}`).not.toBe(500);
-          expect(res.status).toBeLessThan(600);
-          if (LAST.has(r.key)) await reviveCallers(w);
-        }),
-        { numRuns: RUNS, seed: SEED, endOnFailure: true },
-      );
+      await fc
+        .assert(
+          fc.asyncProperty(requestArbitrary(r), async (req) => {
+            const res = await send(r, req);
+            expect(res.status, `${r.method} ${req.path} ${req.body?.slice(0, 300) ?? ''} → ${res.text.slice(0, 300)}`).not.toBe(500);
+            expect(res.status).toBeLessThan(600);
+            if (LAST.has(r.key)) await reviveCallers(w);
+          }),
+          { numRuns: RUNS, seed: SEED, endOnFailure: true },
+        )
+        .catch((e: unknown) => {
+          throw new Error(`${String(e)}\nserver errors: ${serverErrors().join('\n') || 'none'}`, { cause: e });
+        });
+      expect(serverErrors(), 'errors the server logged').toEqual([]);
       expect(unhandled).toEqual([]);
       const after = await balances();
       if (!SETS_BALANCES.has(r.key)) {

@@ -1,4 +1,5 @@
 import { Role } from '@modelgate/shared';
+import type { Logger } from '../log/logger.js';
 import { hashPassword, randomAlnum } from '../modules/users/password.js';
 import { ApiClient, newUser, rootClient } from './api-client.js';
 import { addChannel, startRelayHarness, type RelayHarness } from './relay-fixtures.js';
@@ -87,8 +88,8 @@ async function ownedBy(h: RelayHarness, c: ApiClient, name: string): Promise<Own
   return { userId, tokenId, tokenKey, logId: Number(log.id), mjId, mjRowId: Number(mj.id), taskId, taskRowId: Number(task.id), tradeNo };
 }
 
-export async function startAccessWorld(env: Record<string, string> = {}): Promise<AccessWorld> {
-  const h = await startRelayHarness({ env });
+export async function startAccessWorld(env: Record<string, string> = {}, log?: Logger): Promise<AccessWorld> {
+  const h = await startRelayHarness({ env, log });
   const channelId = await addChannel(h.root, { base_url: h.fake.url, models: 'gpt-4o-mini' });
   await h.server.ctx.options.set('MetricsToken', 'metrics-secret-for-tests');
   const user = await newUser(h.server.url, 'mx_user_a');

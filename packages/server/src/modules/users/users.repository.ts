@@ -56,6 +56,11 @@ export class UsersRepository {
     return this.db.selectFrom('users').selectAll().where('aff_code', '=', code).where('deleted_at', 'is', null).executeTakeFirst();
   }
 
+  /** Every row counts, deleted ones too: the unique index on aff_code still holds their codes. */
+  async affCodeTaken(code: string): Promise<boolean> {
+    return !!(await this.db.selectFrom('users').select('id').where('aff_code', '=', code).executeTakeFirst());
+  }
+
   async maxId(): Promise<number> {
     const r = await this.db.selectFrom('users').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst();
     return Number(r?.m ?? 0);

@@ -83,7 +83,7 @@ export class UsersService {
   private async freshAffCode(): Promise<string> {
     for (let i = 0; i < 20; i++) {
       const code = randomAlnum(4);
-      if (!(await this.repo.findByAffCode(code))) return code;
+      if (!(await this.repo.affCodeTaken(code))) return code;
     }
     return randomAlnum(8);
   }
