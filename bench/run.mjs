@@ -10,6 +10,7 @@
  *   BENCH_PIN=0 / BENCH_PIN=1   never pin / pin on 2 CPUs too (lib/harness.mjs `pinning`; 4+ CPUs pin by default)
  *   BENCH_LATENCY_N=2000 BENCH_STREAM_N=300 BENCH_STREAMS=1000
  *   --logs       also run bench/log-queries.mjs (management API on 1 000 000 log rows)
+ *   --soak       also run bench/soak.mjs (10 minutes of mixed traffic; RSS at minute 2 against the end)
  *   (the sensitive-word row alone: node bench/sensitive-words.mjs)
  *   --no-build   reuse packages/*\/dist
  */
@@ -127,6 +128,10 @@ async function main() {
   if (process.argv.includes('--logs')) {
     const { runLogQueries } = await import('./log-queries.mjs');
     await runLogQueries();
+  }
+  if (process.argv.includes('--soak')) {
+    const { runSoak } = await import('./soak.mjs');
+    await runSoak();
   }
   process.exit(0);
 }

@@ -28,7 +28,7 @@ export const apiEmpty = z.discriminatedUnion('success', [apiDone, apiFailure]);
 
 /** Paged style used by users, redemptions and logs (console-api.md §5). */
 export function paged<T extends z.ZodType>(item: T) {
-  return z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), page_size: z.number().int() });
+  return z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), page_size: z.number().int(), total_capped: z.boolean().optional() });
 }
 
 export type ApiFailure = z.infer<typeof apiFailure>;
@@ -37,6 +37,8 @@ export interface Paged<T> {
   total: number;
   page: number;
   page_size: number;
+  /** True when `total` is a cap, not the exact count (the usage log on a large table). */
+  total_capped?: boolean;
 }
 
 /** The relay's error object for `/v1` (OpenAI's shape). */

@@ -15,6 +15,14 @@ export interface LogFilter {
   group?: string;
 }
 
+/**
+ * The log list counts at most this many matching rows. A console page shows ten to a hundred rows,
+ * and counting every row of a busy day on a ten-million-row table costs more than the page itself;
+ * past the cap the total says "at least" (`total_capped`) and pages up to it still work, the way
+ * large consoles page big result sets. Deeper rows are reached by narrowing the filter.
+ */
+export const LOG_COUNT_CAP = 10_000;
+
 /** How far back the keyword search looks. */
 const SEARCH_WINDOW_SEC = 30 * 86400;
 
@@ -36,12 +44,16 @@ export class LogsRepository {
     return q;
   }
 
-  async page(f: LogFilter, offset: number, limit: number): Promise<{ items: LogRow[]; total: number }> {
+  async page(f: LogFilter, offset: number, limit: number): Promise<{ items: LogRow[]; total: number; capped: boolean }> {
     const [items, total] = await Promise.all([
       this.filtered(f).selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute(),
-      this.filtered(f).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      this.handle.db
+        .selectFrom(this.filtered(f).select('id').limit(LOG_COUNT_CAP + 1).as('matching'))
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
     ]);
-    return { items, total: Number(total.n) };
+    const n = Number(total.n);
+    return n > LOG_COUNT_CAP ? { items, total: LOG_COUNT_CAP, capped: true } : { items, total: n, capped: false };
   }
 
   /** `{quota, rpm, tpm}`: quota over the filter, rpm / tpm over the last 60 seconds (consume rows). */

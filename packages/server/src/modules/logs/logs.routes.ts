@@ -62,8 +62,8 @@ export function logsRoutes(app: FastifyInstance, ctx: Deps): void {
   ] as const) {
     declare(key, {}, async (req) => {
       const { page, pageSize, offset } = pageParams(req.query);
-      const { items, total } = await repo.page(filterFrom(req, req.query, self), offset, pageSize);
-      return ok({ items: items.map((r) => logView(r, !self)), total, page, page_size: pageSize });
+      const { items, total, capped } = await repo.page(filterFrom(req, req.query, self), offset, pageSize);
+      return ok({ items: items.map((r) => logView(r, !self)), total, ...(capped ? { total_capped: true } : {}), page, page_size: pageSize });
     });
   }
   for (const [key, self] of [

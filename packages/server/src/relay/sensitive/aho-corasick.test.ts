@@ -66,4 +66,20 @@ describe('AhoCorasick', () => {
       expect(found.sort(), `${JSON.stringify(words)} in ${text}`).toEqual(naive(words, text));
     }
   });
+
+  it('a small alphabet compiles to one table; thousands of distinct characters keep the sparse form; both agree with a naive scan', () => {
+    let seed = 5;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const latin = Array.from({ length: 1000 }, (_, i) => Array.from({ length: 4 + (i % 5) }, () => 'abcdefghij'[rand(10)]).join(''));
+    const han = Array.from({ length: 1500 }, (_, i) => String.fromCharCode(0x4e00 + 2 * i, 0x4e01 + 2 * i));
+    const dense = new AhoCorasick(latin);
+    const sparse = new AhoCorasick(han);
+    expect(dense.dense).toBe(true);
+    expect(sparse.dense).toBe(false);
+    for (let round = 0; round < 20; round++) {
+      const text = Array.from({ length: 400 }, () => (rand(3) === 0 ? String.fromCharCode(0x4e00 + rand(3000)) : 'abcdefghijXY '[rand(13)])).join('');
+      expect(dense.findAll(text).sort()).toEqual(naive(latin, text));
+      expect(sparse.findAll(text).sort()).toEqual(naive(han, text));
+    }
+  });
 });

@@ -46,6 +46,7 @@ export async function fetchLogs(filters: LogFilters, admin: boolean, page: numbe
   return {
     items: Array.isArray(data?.items) ? data.items : [],
     total: Number(data?.total) || 0,
+    total_capped: data?.total_capped === true,
     page: Number(data?.page) || page,
     page_size: Number(data?.page_size) || pageSize,
   };

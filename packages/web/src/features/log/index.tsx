@@ -30,6 +30,7 @@ export default function LogPage() {
         page={logs.page}
         pageSize={logs.pageSize}
         total={logs.list.data?.total ?? 0}
+        totalCapped={logs.list.data?.total_capped}
         onPageChange={logs.setPage}
         onUser={setUserId}
       />

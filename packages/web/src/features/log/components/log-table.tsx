@@ -18,6 +18,8 @@ interface LogTableProps {
   page: number;
   pageSize: number;
   total: number;
+  /** The server counted up to a cap: the total is "more than". */
+  totalCapped?: boolean;
   onPageChange: (page: number, pageSize: number) => void;
   onUser: (id: number) => void;
 }
@@ -127,7 +129,7 @@ export function LogTable(props: LogTableProps) {
         rowExpandable: (entry) => isConsumeLog(entry.type),
         expandedRowRender: (entry) => <LogDetail entry={entry} admin={props.admin} />,
       }}
-      pagination={listPagination(props.page, props.pageSize, props.total, props.onPageChange)}
+      pagination={listPagination(props.page, props.pageSize, props.total, props.onPageChange, props.totalCapped)}
     />
   );
 }
