@@ -98,7 +98,9 @@ export async function waitFor(url, ms = 30_000) {
 /** Spawns the built server (dist) with its own temp dir; `env` adds to a bench default environment. */
 export async function spawnModelGate(env = {}, dir = fs.mkdtempSync(path.join(os.tmpdir(), 'modelgate-bench-'))) {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(root, 'packages/server/dist/main.js')], {
+  // BENCH_NODE_ARGS: flags for the measured server only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (a profile at exit).
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'packages/server/dist/main.js')], {
     cwd: dir,
     env: {
       ...process.env,

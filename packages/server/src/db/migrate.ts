@@ -10,6 +10,7 @@ import * as m0007 from './migrations/0007-top-up-orders.js';
 import * as m0008 from './migrations/0008-usage-limits.js';
 import * as m0009 from './migrations/0009-oidc-identity.js';
 import * as m0010 from './migrations/0010-audit-log.js';
+import * as m0011 from './migrations/0011-quota-data-models.js';
 import type { MigrationFn } from './migrations/column-types.js';
 
 /** Append-only: add new migrations at the end with the next number; never edit a released one. */
@@ -24,6 +25,7 @@ const MIGRATIONS: Array<[string, { up: MigrationFn }]> = [
   ['0008-usage-limits', m0008],
   ['0009-oidc-identity', m0009],
   ['0010-audit-log', m0010],
+  ['0011-quota-data-models', m0011],
 ];
 
 class CodeProvider implements MigrationProvider {

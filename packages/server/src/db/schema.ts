@@ -219,6 +219,16 @@ export interface QuotaDataTable {
   quota: Def<number>;
 }
 
+/** quota_data summed over users: one row per model × hour (migration 0011), for the dashboard's all-users view. */
+export interface QuotaDataModelsTable {
+  id: Id;
+  model_name: Def<string>;
+  created_at: Def<number>;
+  token_used: Def<number>;
+  count: Def<number>;
+  quota: Def<number>;
+}
+
 /** Open reservations of the relay ledger (migration 0002); a row lives from reserve to settle. */
 export interface ReservationsTable {
   request_id: string;
@@ -306,6 +316,7 @@ export interface Database {
   tasks: TasksTable;
   top_ups: TopUpsTable;
   quota_data: QuotaDataTable;
+  quota_data_models: QuotaDataModelsTable;
   reservations: ReservationsTable;
   ledger_requests: LedgerRequestsTable;
   ledger_entries: LedgerEntriesTable;

@@ -90,6 +90,19 @@ describe.each(testDbKinds())('importing a new-api database on %s', (kind) => {
     expect(first.conflicts).toEqual([]);
   });
 
+  it("the dashboard's per-model sums include the imported hours", async () => {
+    const perUser = await target.db.selectFrom('quota_data').select(['model_name', 'created_at', 'quota', 'count']).execute();
+    const perModel = await target.db.selectFrom('quota_data_models').select(['model_name', 'created_at', 'quota', 'count']).execute();
+    expect(perUser.length).toBeGreaterThan(0);
+    const sums = new Map<string, { quota: number; count: number }>();
+    for (const r of perUser) {
+      const k = `${r.model_name}@${r.created_at}`;
+      const s = sums.get(k) ?? { quota: 0, count: 0 };
+      sums.set(k, { quota: s.quota + Number(r.quota), count: s.count + Number(r.count) });
+    }
+    expect(new Map(perModel.map((r) => [`${r.model_name}@${r.created_at}`, { quota: Number(r.quota), count: Number(r.count) }]))).toEqual(sums);
+  });
+
   it('imports nothing twice: a second run finds every row present', () => {
     for (const [table, [source, imported, skipped]] of Object.entries(FIRST_RUN)) {
       expect(summary(second)[table], table).toEqual([source, 0, imported, skipped]);

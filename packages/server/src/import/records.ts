@@ -6,6 +6,7 @@
  */
 import { sql } from 'kysely';
 import { copyById, sameColumns, type ImportContext, type Mapped } from './copy.js';
+import { rebuildModelSums } from '../modules/data/quota-data.repository.js';
 import { presentColumns } from './source-schema.js';
 import { deletedAt, flag, float, int, RowError, text, type Row } from './values.js';
 
@@ -170,6 +171,8 @@ export async function importQuotaData(ctx: ImportContext): Promise<void> {
     counts.imported += fresh.length + repeats.length;
   }
   if (merged) ctx.report.issue('quota_data', '', `${merged} row(s) repeat a (user, model, hour) of an earlier row (new-api's key also holds the username): added to that row`);
+  // The dashboard's all-users view reads the per-model sums: recomputed over what is there now.
+  if (ctx.write) await rebuildModelSums(ctx.t);
 }
 
 async function addUsage(ctx: ImportContext, u: Usage): Promise<void> {

@@ -108,4 +108,35 @@ describe.each(testDbKinds())('data dashboard on %s', (kind) => {
     const admin = await bobApi.get('/api/data/');
     expect(admin.body.success).toBe(false);
   });
+
+  it('answers requests while the first export works through many hours of log', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const hours = 48;
+    const rows = Array.from({ length: hours * 20 }, (_, i) => ({
+      user_id: bob.userId,
+      created_at: hourOf(now) - 3600 * (hours + 2) + 180 * i,
+      type: 2,
+      content: '',
+      username: 'bob',
+      token_name: 't',
+      model_name: 'backfill-model',
+      quota: 7,
+      other: '',
+    }));
+    for (let i = 0; i < rows.length; i += 200) await db().insertInto('logs').values(rows.slice(i, i + 200)).execute();
+    await db().deleteFrom('quota_data').execute();
+    // Counts event-loop turns while the export runs: one per hour at least, not none until the end.
+    let turns = 0;
+    let running = true;
+    const spin = () => {
+      turns += 1;
+      if (running) setImmediate(spin);
+    };
+    setImmediate(spin);
+    await runQuotaDataExport(h.server.ctx);
+    running = false;
+    expect(turns).toBeGreaterThanOrEqual(hours);
+    const sum = await db().selectFrom('quota_data').select((eb) => eb.fn.sum<number>('quota').as('q')).where('model_name', '=', 'backfill-model').executeTakeFirstOrThrow();
+    expect(Number(sum.q)).toBe(7 * rows.length);
+  });
 });

@@ -1,9 +1,22 @@
 import { LogType } from '@modelgate/shared';
 import type { QuotaDataEntry } from '@modelgate/shared/api';
+import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/client.js';
+import type { Database } from '../../db/schema.js';
 import { upsert } from '../../db/dialect.js';
 
 export const HOUR_SEC = 3600;
+
+/** Recomputes every per-model sum from quota_data (after an import wrote quota_data directly). */
+export async function rebuildModelSums(db: Kysely<Database>): Promise<void> {
+  await db.deleteFrom('quota_data_models').execute();
+  await sql`INSERT INTO quota_data_models (model_name, created_at, token_used, count, quota)
+    SELECT model_name, created_at, SUM(token_used), SUM(count), SUM(quota) FROM quota_data GROUP BY model_name, created_at`.execute(db);
+}
+
+function entry(r: { model_name: string; created_at: unknown; token_used: unknown; count: unknown; quota: unknown }): QuotaDataEntry {
+  return { model_name: r.model_name, created_at: Number(r.created_at), token_used: Number(r.token_used ?? 0), count: Number(r.count ?? 0), quota: Number(r.quota ?? 0) };
+}
 /** Rows written per statement when an hour is flushed. */
 const UPSERT_BATCH = 200;
 
@@ -70,6 +83,19 @@ export class QuotaDataRepository {
     for (let i = 0; i < values.length; i += UPSERT_BATCH) {
       await upsert(this.db, this.handle.kind, 'quota_data', values.slice(i, i + UPSERT_BATCH), ['user_id', 'model_name', 'created_at'], ['username', 'count', 'quota', 'token_used']);
     }
+    // The same hour summed over users, for the all-users dashboard (migration 0011).
+    const perModel = new Map<string, { model_name: string; created_at: number; count: number; quota: number; token_used: number }>();
+    for (const v of values) {
+      const m = perModel.get(v.model_name) ?? { model_name: v.model_name, created_at: hour, count: 0, quota: 0, token_used: 0 };
+      m.count += v.count;
+      m.quota += v.quota;
+      m.token_used += v.token_used;
+      perModel.set(v.model_name, m);
+    }
+    const models = [...perModel.values()];
+    for (let i = 0; i < models.length; i += UPSERT_BATCH) {
+      await upsert(this.db, this.handle.kind, 'quota_data_models', models.slice(i, i + UPSERT_BATCH), ['model_name', 'created_at'], ['count', 'quota', 'token_used']);
+    }
     return values.length;
   }
 
@@ -78,6 +104,18 @@ export class QuotaDataRepository {
    * one user by id (`/api/data/self`) or by username (the admin filter), else everyone.
    */
   async query(f: { start: number; end: number; userId?: number; username?: string }): Promise<QuotaDataEntry[]> {
+    if (f.userId === undefined && !f.username) {
+      // Everyone: the per-model sums the export keeps, instead of summing every user's rows here.
+      const rows = await this.db
+        .selectFrom('quota_data_models')
+        .select(['model_name', 'created_at', 'token_used', 'count', 'quota'])
+        .where('created_at', '>=', f.start)
+        .where('created_at', '<=', f.end)
+        .orderBy('created_at')
+        .orderBy('model_name')
+        .execute();
+      return rows.map(entry);
+    }
     let q = this.db.selectFrom('quota_data').where('created_at', '>=', f.start).where('created_at', '<=', f.end);
     if (f.userId !== undefined) q = q.where('user_id', '=', f.userId);
     if (f.username) q = q.where('username', '=', f.username);
@@ -87,12 +125,6 @@ export class QuotaDataRepository {
       .orderBy('created_at')
       .orderBy('model_name')
       .execute();
-    return rows.map((r) => ({
-      model_name: r.model_name,
-      created_at: Number(r.created_at),
-      token_used: Number(r.token_used ?? 0),
-      count: Number(r.count ?? 0),
-      quota: Number(r.quota ?? 0),
-    }));
+    return rows.map(entry);
   }
 }

@@ -46,7 +46,10 @@ export class LogsRepository {
 
   async page(f: LogFilter, offset: number, limit: number): Promise<{ items: LogRow[]; total: number; capped: boolean }> {
     const [items, total] = await Promise.all([
-      this.filtered(f).selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+      // Newest first by time, then id: every index the filters use ends in created_at (and, on
+      // SQLite and MySQL, the row id), so the page is read from the index's end and stops after
+      // `limit` rows. Ordering by id alone made the database read and sort the whole window.
+      this.filtered(f).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
       this.handle.db
         .selectFrom(this.filtered(f).select('id').limit(LOG_COUNT_CAP + 1).as('matching'))
         .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -1,0 +1,14 @@
+import autocannon from 'autocannon';
+import { forkReady, killAll, startModelGate } from './lib/harness.mjs';
+import { CHAT } from './lib/measure.mjs';
+const fake = await forkReady('fake-upstream.mjs');
+const mg = await startModelGate(fake.url);
+const conns = Number(process.argv[2] ?? 64);
+const run = (d) => autocannon({ url: `${mg.url}/v1/chat/completions`, method: 'POST', body: CHAT, headers: { 'content-type': 'application/json', authorization: `Bearer ${mg.key}` }, connections: conns, duration: d });
+await run(3);
+const r = await run(10);
+console.log('req/s', r.requests.average, 'p50', r.latency.p50);
+mg.child.kill('SIGTERM');
+await new Promise((res) => mg.child.once('exit', res));
+killAll();
+process.exit(0);
