@@ -55,6 +55,13 @@ describe('usage log', () => {
     expect(formula.textContent).toContain('（提示 600 + 补全 100 × 补全倍率 4 + 缓存 400 × 缓存倍率 0.5）× 模型倍率 1.25 × 分组倍率 1 = 1500 额度，实际扣费 $0.003000');
   });
 
+  it('says "more than N" instead of "N in total" when the server capped its count', async () => {
+    mockApi({ 'GET /api/log/': () => ok({ items: [entry], total: 10000, total_capped: true, page: 1, page_size: 10 }), 'GET /api/log/stat': () => ok({ quota: 0, rpm: 0, tpm: 0 }) });
+    renderApp('/log', ROOT_USER);
+    expect(await screen.findByText('超过 10000 条')).toBeTruthy();
+    expect(screen.queryByText('共 10000 条')).toBeNull();
+  });
+
   it('users query their own log without the admin filters or columns', async () => {
     const server = mockApi({ 'GET /api/log/self': () => page([{ ...entry, other: '' }]), 'GET /api/log/self/stat': () => ok({ quota: 0, rpm: 0, tpm: 0 }) });
     renderApp('/log', PLAIN_USER);
