@@ -7,6 +7,7 @@
  *
  *   node bench/log-queries.mjs            SQLite; also PostgreSQL / MySQL when TEST_PG_URL / TEST_MYSQL_URL is set
  *   BENCH_LOG_ROWS=1000000 BENCH_LOG_N=40 rows to seed, timed calls per query
+ *   BENCH_LOG_DBS=sqlite,postgres,mysql   the databases to run (default: all that are reachable)
  *   --rows 10000000                       the same as BENCH_LOG_ROWS; above 1 000 000 only the
  *                                         first pages (a day, no filter; own log) are timed
  *   --no-build                            reuse packages/server/dist
@@ -23,6 +24,8 @@ const ROWS = Number(rowsArg > 0 ? process.argv[rowsArg + 1] : (process.env.BENCH
 const LARGE = ROWS > 1_000_000;
 const N = Number(process.env.BENCH_LOG_N ?? 40);
 const DAYS = 30;
+/** BENCH_LOG_DBS=sqlite,postgres,mysql: which of them to run (PostgreSQL and MySQL also need their URL). */
+const DBS = (process.env.BENCH_LOG_DBS ?? 'sqlite,postgres,mysql').split(',');
 const dist = (p) => pathToFileURL(path.join(root, 'packages/server/dist', p)).href;
 
 /** Column expressions of one seeded row from its index `i` (works on SQLite and PostgreSQL). */
@@ -146,9 +149,11 @@ export async function runLogQueries() {
   const results = [];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'modelgate-logbench-'));
   try {
-    log(`\nlog queries on ${ROWS} rows (SQLite)…`);
-    results.push(['sqlite', await timeQueries('sqlite', { SQLITE_PATH: path.join(dir, 'logs.db') })]);
-    if (process.env.TEST_PG_URL) {
+    if (DBS.includes('sqlite')) {
+      log(`\nlog queries on ${ROWS} rows (SQLite)…`);
+      results.push(['sqlite', await timeQueries('sqlite', { SQLITE_PATH: path.join(dir, 'logs.db') })]);
+    }
+    if (process.env.TEST_PG_URL && DBS.includes('postgres')) {
       const pg = (await import('pg')).default;
       const name = `mg_logbench_${Date.now().toString(36)}`;
       const admin = new pg.Client({ connectionString: process.env.TEST_PG_URL });
@@ -164,7 +169,7 @@ export async function runLogQueries() {
         await admin.end();
       }
     }
-    if (process.env.TEST_MYSQL_URL) {
+    if (process.env.TEST_MYSQL_URL && DBS.includes('mysql')) {
       const mysql = await import('mysql2/promise');
       const name = `mg_logbench_${Date.now().toString(36)}`;
       const admin = await mysql.createConnection(process.env.TEST_MYSQL_URL);

@@ -46,10 +46,12 @@ export class LogsRepository {
 
   async page(f: LogFilter, offset: number, limit: number): Promise<{ items: LogRow[]; total: number; capped: boolean }> {
     const [items, total] = await Promise.all([
-      // Newest first by time, then id: every index the filters use ends in created_at (and, on
-      // SQLite and MySQL, the row id), so the page is read from the index's end and stops after
-      // `limit` rows. Ordering by id alone made the database read and sort the whole window.
-      this.filtered(f).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+      // Newest first, in the order of the time index (created_at, type, then the row id that SQLite
+      // and MySQL keep in every index): the page is read off the index's end and stops after
+      // `limit` rows. With a type filter the type is constant and the order is (created_at, id),
+      // that of the (column, created_at) indexes. Ordering by id alone made the database read and
+      // sort the whole window (MySQL has no partial sort, so the type term matters there).
+      this.filtered(f).selectAll().orderBy('created_at', 'desc').orderBy('type', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
       this.handle.db
         .selectFrom(this.filtered(f).select('id').limit(LOG_COUNT_CAP + 1).as('matching'))
         .select((eb) => eb.fn.countAll<number>().as('n'))
