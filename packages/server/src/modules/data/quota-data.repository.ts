@@ -17,6 +17,7 @@ export async function rebuildModelSums(db: Kysely<Database>): Promise<void> {
 function entry(r: { model_name: string; created_at: unknown; token_used: unknown; count: unknown; quota: unknown }): QuotaDataEntry {
   return { model_name: r.model_name, created_at: Number(r.created_at), token_used: Number(r.token_used ?? 0), count: Number(r.count ?? 0), quota: Number(r.quota ?? 0) };
 }
+
 /** Rows written per statement when an hour is flushed. */
 const UPSERT_BATCH = 200;
 
