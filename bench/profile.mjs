@@ -8,12 +8,11 @@
  *
  *   node bench/profile.mjs [--no-build]      BENCH_PROFILE_SECONDS=10 BENCH_PROFILE_CONNECTIONS=64
  */
-import autocannon from 'autocannon';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build, forkReady, killAll, log, startModelGate } from './lib/harness.mjs';
-import { CHAT } from './lib/measure.mjs';
+import { cannon } from './lib/measure.mjs';
 
 const SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_PROFILE_CONNECTIONS ?? 64);
@@ -55,8 +54,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'modelgate-profile-'));
 process.env.BENCH_NODE_ARGS = `--cpu-prof --cpu-prof-dir=${dir}`;
 const fake = await forkReady('fake-upstream.mjs');
 const mg = await startModelGate(fake.url);
-const load = (duration) =>
-  autocannon({ url: `${mg.url}/v1/chat/completions`, method: 'POST', body: CHAT, headers: { 'content-type': 'application/json', authorization: `Bearer ${mg.key}` }, connections: CONNECTIONS, duration });
+const load = (duration) => cannon({ url: mg.url, key: mg.key }, CONNECTIONS, duration);
 await load(3);
 const r = await load(SECONDS);
 log(`${CONNECTIONS} connections, ${SECONDS} s: ${Math.round(r.requests.average)} req/s, p50 ${r.latency.p50} ms, ${r.non2xx + r.errors} errors`);

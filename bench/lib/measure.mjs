@@ -8,7 +8,7 @@ import { cpuSeconds, log, pct, rssBytes } from './harness.mjs';
 export const CHAT = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello there, how are you today?' }], max_tokens: 16 });
 export const CHAT_STREAM = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello there, how are you today?' }], stream: true });
 
-function cannon(t, connections, duration) {
+export function cannon(t, connections, duration) {
   return autocannon({
     url: `${t.url}/v1/chat/completions`,
     method: 'POST',
