@@ -11,6 +11,7 @@ import * as m0008 from './migrations/0008-usage-limits.js';
 import * as m0009 from './migrations/0009-oidc-identity.js';
 import * as m0010 from './migrations/0010-audit-log.js';
 import * as m0011 from './migrations/0011-quota-data-models.js';
+import * as m0012 from './migrations/0012-console-read-indexes.js';
 import type { MigrationFn } from './migrations/column-types.js';
 
 /** Append-only: add new migrations at the end with the next number; never edit a released one. */
@@ -26,6 +27,7 @@ const MIGRATIONS: Array<[string, { up: MigrationFn }]> = [
   ['0009-oidc-identity', m0009],
   ['0010-audit-log', m0010],
   ['0011-quota-data-models', m0011],
+  ['0012-console-read-indexes', m0012],
 ];
 
 class CodeProvider implements MigrationProvider {
