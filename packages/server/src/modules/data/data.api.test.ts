@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runQuotaDataExport } from '../../jobs/quota-data.job.js';
 import { ApiClient } from '../../test-support/api-client.js';
 import { addCaller, addChannel, consumeLogs, startRelayHarness, type RelayHarness, type TestCaller } from '../../test-support/relay-fixtures.js';
 import { testDbKinds } from '../../test-support/test-db.js';
 import { hashPassword } from '../users/password.js';
-import { hourOf } from './quota-data.repository.js';
+import { ALL_USERS_CACHE_MS, hourOf } from './quota-data.repository.js';
 
 /** The quota_data export job and the dashboard API after real relay traffic through the OpenAI fake. */
 describe.each(testDbKinds())('data dashboard on %s', (kind) => {
@@ -138,5 +138,37 @@ describe.each(testDbKinds())('data dashboard on %s', (kind) => {
     expect(turns).toBeGreaterThanOrEqual(hours);
     const sum = await db().selectFrom('quota_data').select((eb) => eb.fn.sum<number>('quota').as('q')).where('model_name', '=', 'backfill-model').executeTakeFirstOrThrow();
     expect(Number(sum.q)).toBe(7 * rows.length);
+  });
+
+  it('keeps the all-users answer per range of hours: new hours show at the next export here, or within the keep time from elsewhere', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const hour = hourOf(now);
+    const total = async (start: number, end: number) => {
+      const r = await h.root.get(`/api/data/?start_timestamp=${start}&end_timestamp=${end}&username=`);
+      expect(r.body.success).toBe(true);
+      const mini = (r.body.data as Array<{ model_name: string; created_at: number; count: number }>).filter((x) => x.model_name === 'gpt-4o-mini' && x.created_at === hour);
+      return mini.reduce((a, x) => a + x.count, 0);
+    };
+    await runQuotaDataExport(h.server.ctx);
+    const before = await total(now - 86400, now + 60);
+    expect(before).toBe((await sums(bob, 'gpt-4o-mini')).count + (await sums(carol, 'gpt-4o-mini')).count);
+
+    // Traffic exported by this process: the next call sees it, whatever seconds the range names.
+    await carol.client.chat.completions.create({ model: 'gpt-4o-mini', messages });
+    await runQuotaDataExport(h.server.ctx);
+    expect(await total(now - 86400 + 7, now + 61)).toBe(before + 1);
+    // The same hours named with other seconds: one answer.
+    expect(await total(now - 86400 + 1, now + 5)).toBe(before + 1);
+
+    // Rows changed by another node (here: written behind this process's back) show once the kept answer expires.
+    await db().updateTable('quota_data_models').set({ count: 1000 }).where('model_name', '=', 'gpt-4o-mini').where('created_at', '=', hour).execute();
+    expect(await total(now - 86400, now + 60)).toBe(before + 1);
+    const later = Date.now() + ALL_USERS_CACHE_MS + 1;
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(later);
+    try {
+      expect(await total(now - 86400, now + 60)).toBe(1000);
+    } finally {
+      clock.mockRestore();
+    }
   });
 });

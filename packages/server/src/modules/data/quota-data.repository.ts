@@ -18,6 +18,20 @@ function entry(r: { model_name: string; created_at: unknown; token_used: unknown
   return { model_name: r.model_name, created_at: Number(r.created_at), token_used: Number(r.token_used ?? 0), count: Number(r.count ?? 0), quota: Number(r.quota ?? 0) };
 }
 
+/**
+ * The all-users dashboard answer is kept this long per range of hours. It is 720 hours × every
+ * model (14 400 rows, ≈ 1.3 MB of JSON, for 90 days of 20 models): read and built anew at each
+ * opening of the dashboard it cost 40–75 ms of the server's time. The rows change once an hour
+ * (the export job) or on an import; an export by this process drops the kept answers at once, one
+ * by another node is seen within this time.
+ */
+export const ALL_USERS_CACHE_MS = 60_000;
+/** Ranges kept at once (≈ 1–2 MB each at 90 days). */
+const ALL_USERS_CACHE_SIZE = 8;
+
+/** Bumped when this process rewrites per-model hours of a database: answers kept from before are dropped. */
+const modelSumsVersion = new WeakMap<Db, number>();
+
 /** Rows written per statement when an hour is flushed. */
 const UPSERT_BATCH = 200;
 
@@ -97,6 +111,7 @@ export class QuotaDataRepository {
     for (let i = 0; i < models.length; i += UPSERT_BATCH) {
       await upsert(this.db, this.handle.kind, 'quota_data_models', models.slice(i, i + UPSERT_BATCH), ['model_name', 'created_at'], ['count', 'quota', 'token_used']);
     }
+    if (models.length) modelSumsVersion.set(this.handle, (modelSumsVersion.get(this.handle) ?? 0) + 1);
     return values.length;
   }
 
@@ -105,18 +120,8 @@ export class QuotaDataRepository {
    * one user by id (`/api/data/self`) or by username (the admin filter), else everyone.
    */
   async query(f: { start: number; end: number; userId?: number; username?: string }): Promise<QuotaDataEntry[]> {
-    if (f.userId === undefined && !f.username) {
-      // Everyone: the per-model sums the export keeps, instead of summing every user's rows here.
-      const rows = await this.db
-        .selectFrom('quota_data_models')
-        .select(['model_name', 'created_at', 'token_used', 'count', 'quota'])
-        .where('created_at', '>=', f.start)
-        .where('created_at', '<=', f.end)
-        .orderBy('created_at')
-        .orderBy('model_name')
-        .execute();
-      return rows.map(entry);
-    }
+    if (f.userId === undefined && !f.username) return this.allUsers(f.start, f.end);
+
     let q = this.db.selectFrom('quota_data').where('created_at', '>=', f.start).where('created_at', '<=', f.end);
     if (f.userId !== undefined) q = q.where('user_id', '=', f.userId);
     if (f.username) q = q.where('username', '=', f.username);
@@ -127,5 +132,38 @@ export class QuotaDataRepository {
       .orderBy('model_name')
       .execute();
     return rows.map(entry);
+  }
+
+  private readonly kept = new Map<string, { at: number; version: number; rows: Promise<QuotaDataEntry[]> }>();
+
+  /**
+   * Everyone: the per-model sums the export keeps, instead of summing every user's rows here. Rows
+   * are hour starts, so the range is the hours from the first at or after `start` to the last at or
+   * before `end`: dashboards opened seconds apart ask the same range, and share one kept answer
+   * (ALL_USERS_CACHE_MS). Callers share the rows and must not change them.
+   */
+  private allUsers(start: number, end: number): Promise<QuotaDataEntry[]> {
+    const first = hourOf(start) === start ? start : hourOf(start) + HOUR_SEC;
+    const last = hourOf(end);
+    const key = `${first}:${last}`;
+    const now = Date.now();
+    const version = modelSumsVersion.get(this.handle) ?? 0;
+    const hit = this.kept.get(key);
+    if (hit && hit.version === version && now - hit.at < ALL_USERS_CACHE_MS) return hit.rows;
+    const rows = this.db
+      .selectFrom('quota_data_models')
+      .select(['model_name', 'created_at', 'token_used', 'count', 'quota'])
+      .where('created_at', '>=', first)
+      .where('created_at', '<=', last)
+      .orderBy('created_at')
+      .orderBy('model_name')
+      .execute()
+      .then((r) => r.map(entry));
+    this.kept.delete(key);
+    this.kept.set(key, { at: now, version, rows });
+    // A failed read is not kept.
+    rows.catch(() => this.kept.get(key)?.rows === rows && this.kept.delete(key));
+    while (this.kept.size > ALL_USERS_CACHE_SIZE) this.kept.delete(this.kept.keys().next().value!);
+    return rows;
   }
 }
