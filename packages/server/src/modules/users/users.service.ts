@@ -15,6 +15,7 @@ import { AppError } from '../../http/errors.js';
 import { nowSec } from '../../http/reply.js';
 import { recordLog } from '../logs/log-writer.js';
 import { changeUserQuota } from './admin-quota.js';
+import { adminEditPatch, manageOutcome, type AdminEdit, type ManageAction } from './admin-actions.js';
 import { hashPassword, randomAlnum, verifyPassword } from './password.js';
 import { checkDisplayName, checkEmail, checkPassword, checkUsername } from './users.validate.js';
 
@@ -30,7 +31,7 @@ export interface RegisterInput {
 /** The user columns that hold an identity at a sign-in provider. */
 export type IdentityColumn = 'github_id' | 'linux_do_id' | 'oidc_id' | 'wechat_id' | 'telegram_id';
 
-export type ManageAction = 'promote' | 'demote' | 'disable' | 'enable' | 'delete';
+export type { ManageAction } from './admin-actions.js';
 
 /** The password the reference seeds root with; the console warns while it is still in use. */
 export const DEFAULT_ROOT_PASSWORD = '123456';
@@ -352,36 +353,13 @@ export class UsersService {
 
   async updateByAdmin(
     me: AuthUser,
-    body: { id: number; username?: string; display_name?: string; password?: string; group?: string; quota?: number; add_quota?: number; role?: number; email?: string; concurrency_limit?: number },
+    body: AdminEdit & { id: number; quota?: number; add_quota?: number },
   ): Promise<UserRow> {
     const target = await this.repo.findActiveById(body.id);
     if (!target) throw new AppError('USER_NOT_FOUND');
     this.assertCanActOn(me, target, 'CANNOT_UPDATE_HIGHER');
     if (body.role !== undefined && body.role !== target.role && body.role >= me.role) throw new AppError('CANNOT_RAISE_ROLE');
-    const patch: Record<string, unknown> = {};
-    if (body.username !== undefined && body.username.trim() !== target.username) {
-      const username = body.username.trim();
-      checkUsername(username);
-      if (await this.repo.usernameTaken(username)) throw new AppError('USERNAME_TAKEN');
-      patch.username = username;
-    }
-    if (body.display_name !== undefined) {
-      checkDisplayName(body.display_name);
-      patch.display_name = body.display_name;
-    }
-    if (body.password) {
-      checkPassword(body.password);
-      patch.password = await hashPassword(body.password);
-      // A password set by an admin ends the user's access token with the sessions.
-      patch.access_token = null;
-    }
-    if (body.group !== undefined && body.group.trim()) patch.group = body.group.trim();
-    if (body.email !== undefined && body.email !== target.email) {
-      if (body.email) checkEmail(body.email);
-      patch.email = body.email;
-    }
-    if (body.role !== undefined && body.role !== target.role) patch.role = body.role;
-    if (body.concurrency_limit !== undefined) patch.concurrency_limit = body.concurrency_limit;
+    const patch = await adminEditPatch(target, body, (name) => this.repo.usernameTaken(name));
     if (Object.keys(patch).length) await this.updateChecked(target.id, patch);
     if (patch.password !== undefined || patch.role !== undefined) await this.deps.sessions.revokeUser(target.id);
 
@@ -393,31 +371,10 @@ export class UsersService {
     const target = await this.repo.findActiveById(id);
     if (!target) throw new AppError('USER_NOT_FOUND');
     this.assertCanActOn(me, target, 'CANNOT_UPDATE_HIGHER');
-    let { status, role } = target;
-    switch (action) {
-      case 'disable':
-        if (target.role === Role.Root) throw new AppError('CANNOT_DISABLE_ROOT');
-        status = UserStatus.Disabled;
-        break;
-      case 'enable':
-        status = UserStatus.Enabled;
-        break;
-      case 'delete':
-        if (target.role === Role.Root) throw new AppError('CANNOT_DELETE_ROOT');
-        await this.softDelete(target.id);
-        return { status, role };
-      case 'promote':
-        if (me.role !== Role.Root) throw new AppError('ONLY_ROOT_PROMOTES');
-        if (target.role >= Role.Admin) throw new AppError('ALREADY_ADMIN');
-        role = Role.Admin;
-        break;
-      case 'demote':
-        if (target.role === Role.Root) throw new AppError('CANNOT_DEMOTE_ROOT');
-        if (target.role === Role.Common) throw new AppError('ALREADY_COMMON');
-        role = Role.Common;
-        break;
-      default:
-        throw new AppError('INVALID_ACTION');
+    const { status, role, softDelete } = manageOutcome(me, target, action);
+    if (softDelete) {
+      await this.softDelete(target.id);
+      return { status, role };
     }
     // A ban ends the access token for good, as it ends the sessions: re-enabling brings neither back.
     await this.repo.update(target.id, action === 'disable' ? { status, role, access_token: null } : { status, role });
