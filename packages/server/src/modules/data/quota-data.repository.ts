@@ -21,9 +21,10 @@ function entry(r: { model_name: string; created_at: unknown; token_used: unknown
 /**
  * The all-users dashboard answer is kept this long per range of hours. It is 720 hours × every
  * model (14 400 rows, ≈ 1.3 MB of JSON, for 90 days of 20 models): read and built anew at each
- * opening of the dashboard it cost 40–75 ms of the server's time. The rows change once an hour
- * (the export job) or on an import; an export by this process drops the kept answers at once, one
- * by another node is seen within this time.
+ * opening of the dashboard it cost 40–75 ms of the server's time. The rows change only when the
+ * export job runs (every DataExportInterval minutes, for the newest hours) or on an import; an
+ * export by this process drops the kept answers at once, one by another node is seen within this
+ * time.
  */
 export const ALL_USERS_CACHE_MS = 60_000;
 /** Ranges kept at once (≈ 1–2 MB each at 90 days). */
