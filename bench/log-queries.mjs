@@ -91,8 +91,8 @@ export async function seed(kind, env) {
       log(`  exported ${exported} quota_data rows in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
       // Statistics on the tables the export just filled, as autovacuum / auto-analyze would gather
       // on a running site (without them PostgreSQL plans the dashboard for 9 rows, not 14 400).
-      const analyze = { mysql: 'ANALYZE TABLE quota_data, quota_data_models', sqlite: 'ANALYZE', postgres: 'ANALYZE quota_data; ANALYZE quota_data_models' }[kind];
-      for (const statement of analyze.split('; ')) await sql.raw(statement).execute(handle.db);
+      const analyze = { mysql: ['ANALYZE TABLE quota_data, quota_data_models'], sqlite: ['ANALYZE'], postgres: ['ANALYZE quota_data', 'ANALYZE quota_data_models'] }[kind];
+      for (const statement of analyze) await sql.raw(statement).execute(handle.db);
     }
   } finally {
     // Before anything drops the database: a live pool would die with an unhandled error.

@@ -1,14 +1,11 @@
 import { TokenStatus } from '@modelgate/shared';
 import type { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config/config.js';
-import { openDb, type Db } from '../db/client.js';
-import { migrateToLatest } from '../db/migrate.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { connectRedis } from '../http/redis-rate-limit.js';
 import { captureLogger } from '../test-support/capture-logger.js';
 import { AuthCache } from '../relay/auth-cache.js';
-import { createTestDatabase, type TestDatabase } from '../test-support/test-db.js';
+import { useMigratedDb } from '../test-support/test-db.js';
 import { InvalidationBus, type Invalidation, type InvalidationTarget } from './invalidation.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -96,42 +93,31 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('cache invalidation over Redis pub/
 });
 
 describe('auth cache invalidation', () => {
-  let database: TestDatabase;
-  let handle: Db;
-
-  beforeAll(async () => {
-    database = await createTestDatabase('sqlite');
-    handle = await openDb(loadConfig(database.env));
-    await migrateToLatest(handle);
-  });
-  afterAll(async () => {
-    await handle?.destroy();
-    await database?.drop();
-  });
+  const handle = useMigratedDb('sqlite');
 
   const addToken = async () => {
     const key = randomBytes(24).toString('hex');
-    await handle.db.insertInto('tokens').values({ user_id: 1, key, name: 't', status: TokenStatus.Enabled }).execute();
-    const row = await handle.db.selectFrom('tokens').select('id').where('key', '=', key).executeTakeFirstOrThrow();
+    await handle().db.insertInto('tokens').values({ user_id: 1, key, name: 't', status: TokenStatus.Enabled }).execute();
+    const row = await handle().db.selectFrom('tokens').select('id').where('key', '=', key).executeTakeFirstOrThrow();
     return { key, id: Number(row.id) };
   };
 
   it('does not cache a row read while an invalidation arrived', async () => {
-    const cache = new AuthCache(handle, 60_000);
+    const cache = new AuthCache(handle(), 60_000);
     const t = await addToken();
     const reading = cache.token(t.key);
     // The message lands while the read is in flight; the row it returns may predate the write.
     cache.invalidateToken(t.id);
     expect((await reading)?.status).toBe(TokenStatus.Enabled);
-    await handle.db.updateTable('tokens').set({ status: TokenStatus.Disabled }).where('id', '=', t.id).execute();
+    await handle().db.updateTable('tokens').set({ status: TokenStatus.Disabled }).where('id', '=', t.id).execute();
     expect((await cache.token(t.key))?.status).toBe(TokenStatus.Disabled);
   });
 
   it('drops a cached token by id, the only thing a message carries', async () => {
-    const cache = new AuthCache(handle, 60_000);
+    const cache = new AuthCache(handle(), 60_000);
     const t = await addToken();
     expect((await cache.token(t.key))?.status).toBe(TokenStatus.Enabled);
-    await handle.db.updateTable('tokens').set({ status: TokenStatus.Disabled }).where('id', '=', t.id).execute();
+    await handle().db.updateTable('tokens').set({ status: TokenStatus.Disabled }).where('id', '=', t.id).execute();
     expect((await cache.token(t.key))?.status).toBe(TokenStatus.Enabled);
     cache.invalidateToken(t.id);
     expect((await cache.token(t.key))?.status).toBe(TokenStatus.Disabled);

@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { SqlKind } from '../config/config.js';
+import { afterAll, beforeAll } from 'vitest';
+import { loadConfig, type SqlKind } from '../config/config.js';
+import { openDb, type Db } from '../db/client.js';
+import { migrateToLatest } from '../db/migrate.js';
 
 /**
  * Databases the data-layer and API suites run on: SQLite always; PostgreSQL and MySQL when
@@ -78,4 +81,23 @@ export async function createTestDatabase(kind: SqlKind): Promise<TestDatabase> {
       await c.end();
     },
   };
+}
+
+/**
+ * For a describe block: a fresh database of `kind`, migrated and open before its tests, closed and
+ * dropped after them. Returns the open handle's getter.
+ */
+export function useMigratedDb(kind: SqlKind): () => Db {
+  let database: TestDatabase | undefined;
+  let handle: Db | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+    handle = await openDb(loadConfig(database.env));
+    await migrateToLatest(handle);
+  });
+  afterAll(async () => {
+    await handle?.destroy();
+    await database?.drop();
+  });
+  return () => handle!;
 }

@@ -1,9 +1,7 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config/config.js';
-import { createTestDatabase, testDbKinds, type TestDatabase } from '../../test-support/test-db.js';
-import { openDb, type Db } from '../client.js';
-import { migrateToLatest } from '../migrate.js';
+import { describe, expect, it } from 'vitest';
+import { testDbKinds, useMigratedDb } from '../../test-support/test-db.js';
+import type { Db } from '../client.js';
 
 /** An index's columns in order. */
 async function columnsOf(handle: Db, table: string, index: string): Promise<string[]> {
@@ -24,18 +22,7 @@ async function columnsOf(handle: Db, table: string, index: string): Promise<stri
 }
 
 describe.each(testDbKinds())('migration 0012 on %s', (kind) => {
-  let database: TestDatabase;
-  let handle: Db;
-
-  beforeAll(async () => {
-    database = await createTestDatabase(kind);
-    handle = await openDb(loadConfig(database.env));
-    await migrateToLatest(handle);
-  });
-  afterAll(async () => {
-    await handle?.destroy();
-    await database?.drop();
-  });
+  const handle = useMigratedDb(kind);
 
   it('ends every log filter index in type, and gives SQLite its model index back', async () => {
     const filters: Array<[string, string]> = [
@@ -44,16 +31,16 @@ describe.each(testDbKinds())('migration 0012 on %s', (kind) => {
       ['idx_logs_model_name', 'model_name'],
       ...(kind === 'sqlite' ? [] : ([['idx_logs_token_name', 'token_name'], ['idx_logs_channel_id', 'channel_id']] as Array<[string, string]>)),
     ];
-    for (const [index, column] of filters) expect(await columnsOf(handle, 'logs', index)).toEqual([column, 'created_at', 'type']);
+    for (const [index, column] of filters) expect(await columnsOf(handle(), 'logs', index)).toEqual([column, 'created_at', 'type']);
     if (kind === 'sqlite') {
-      expect(await columnsOf(handle, 'logs', 'idx_logs_token_name')).toEqual([]);
-      expect(await columnsOf(handle, 'logs', 'idx_logs_channel_id')).toEqual([]);
+      expect(await columnsOf(handle(), 'logs', 'idx_logs_token_name')).toEqual([]);
+      expect(await columnsOf(handle(), 'logs', 'idx_logs_channel_id')).toEqual([]);
     }
-    expect(await columnsOf(handle, 'logs', 'idx_logs_created_at')).toEqual(['created_at', 'type']);
+    expect(await columnsOf(handle(), 'logs', 'idx_logs_created_at')).toEqual(['created_at', 'type']);
   });
 
   it('covers the all-users dashboard read with the per-model hours index, in its order', async () => {
-    expect(await columnsOf(handle, 'quota_data_models', 'idx_quota_data_models_created')).toEqual(['created_at', 'model_name', 'token_used', 'count', 'quota']);
-    expect(await columnsOf(handle, 'quota_data_models', 'idx_quota_data_models_key')).toEqual(['model_name', 'created_at']);
+    expect(await columnsOf(handle(), 'quota_data_models', 'idx_quota_data_models_created')).toEqual(['created_at', 'model_name', 'token_used', 'count', 'quota']);
+    expect(await columnsOf(handle(), 'quota_data_models', 'idx_quota_data_models_key')).toEqual(['model_name', 'created_at']);
   });
 });

@@ -31,8 +31,6 @@ export interface RegisterInput {
 /** The user columns that hold an identity at a sign-in provider. */
 export type IdentityColumn = 'github_id' | 'linux_do_id' | 'oidc_id' | 'wechat_id' | 'telegram_id';
 
-export type { ManageAction } from './admin-actions.js';
-
 /** The password the reference seeds root with; the console warns while it is still in use. */
 export const DEFAULT_ROOT_PASSWORD = '123456';
 
