@@ -86,3 +86,19 @@ export function maskAuditFields(target: AuditTarget | string, fields: Readonly<R
   }
   return out;
 }
+
+/**
+ * C0 and C1 controls (`\p{Cc}`: DEL included) and the bidi formatting characters: the embeddings and
+ * overrides U+202A–U+202E, the isolates U+2066–U+2069, the marks U+200E/U+200F and U+061C.
+ */
+const UNSAFE_AUDIT_CHARS = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/**
+ * A string as the audit log stores it: every control or bidi formatting character replaced by a
+ * visible `\u{XXXX}` escape. Names and values come from users and admins; raw, a U+202E reorders
+ * what the super admin reads ("evil" shown as "live"), and controls forge lines in exports and
+ * terminals. Everything else stays as given.
+ */
+export function escapeAuditText(s: string): string {
+  return s.replace(UNSAFE_AUDIT_CHARS, (c) => `\\u{${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}}`);
+}

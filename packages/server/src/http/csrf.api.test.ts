@@ -68,11 +68,43 @@ describe('cross-site request protection for console sessions', () => {
     expect((await user.call('PUT', '/api/user/self', { display_name: 'x' }, { Origin: 'https://gate.example.com.evil.example' })).status).toBe(403);
   });
 
+  it('checks a cookie-authenticated write whatever Authorization header rides along', async () => {
+    const tokens = async () => (await srv.ctx.db.db.selectFrom('tokens').select('id').where('user_id', '=', user.userId!).execute()).length;
+    const before = await tokens();
+    // The auth layer prefers the live session to the header, so junk here used to exempt a write the cookie made.
+    const junk = await user.call('POST', '/api/token/', { name: 'pwned' }, { Origin: 'https://evil.example', Authorization: 'Bearer junk' });
+    expect(junk.status).toBe(403);
+    expect(junk.body).toEqual({ success: false, message: expect.stringMatching(REFUSED) });
+    expect(junk.body.message).toContain('Origin https://evil.example');
+    const named = await user.call('PUT', '/api/user/self', { display_name: 'pwned' }, { 'Sec-Fetch-Site': 'cross-site', Authorization: 'anything' });
+    expect(named.status).toBe(403);
+    expect(named.body.message).toMatch(REFUSED);
+    // Even the user's own valid access token beside the cookie: the cookie still travels, so the origin counts.
+    const token = (await user.get('/api/user/token')).body.data as string;
+    const both = await user.call('PUT', '/api/user/self', { display_name: 'pwned' }, { Origin: 'https://evil.example', Authorization: `Bearer ${token}` });
+    expect(both.status).toBe(403);
+    const pg = await user.call('POST', '/pg/chat/completions', { model: 'gpt-4o-mini', messages: [] }, { Origin: 'https://evil.example', Authorization: 'Bearer junk' });
+    expect(pg.status).toBe(403);
+    expect(pg.body.error).toMatchObject({ code: 'csrf_rejected' });
+    expect(await tokens()).toBe(before);
+    expect(await displayName()).not.toBe('pwned');
+    // From the console itself the same call, header and all, goes through.
+    const own = await user.call('POST', '/api/token/', { name: 'mine-too' }, { Origin: srv.url, Authorization: 'Bearer junk' });
+    expect(own.body).toMatchObject({ success: true });
+    expect(await tokens()).toBe(before + 1);
+  });
+
   it('exempts calls without the session cookie or with an access token, and reads (GET)', async () => {
     const token = (await user.get('/api/user/token')).body.data as string;
     const script = new ApiClient(srv.url);
     script.accessToken = token;
     expect((await script.call('PUT', '/api/user/self', { display_name: 'By Token' }, { Origin: 'https://elsewhere.example' })).body.success).toBe(true);
+    expect(await displayName()).toBe('By Token');
+    script.accessToken = `Bearer ${token}`;
+    const bearer = await script.call('PUT', '/api/user/self', { display_name: 'By Bearer' }, { Origin: 'https://elsewhere.example', 'Sec-Fetch-Site': 'cross-site' });
+    expect(bearer.status).toBe(200);
+    expect(bearer.body).toMatchObject({ success: true });
+    expect(await displayName()).toBe('By Bearer');
     // Cookie-less calls carry no ambient credential: sign-in from anywhere, payment notifications.
     const anon = new ApiClient(srv.url);
     expect((await anon.call('POST', '/api/user/login', { username: 'csrfuser', password: 'password123' }, { Origin: 'https://elsewhere.example' })).body.success).toBe(true);

@@ -42,15 +42,17 @@ export function crossSiteReason(req: FastifyRequest, extraOrigins: readonly stri
  * CSRF protection for console sessions. The session cookie is SameSite=Lax, and every
  * cookie-authenticated call must carry `New-Api-User` naming the session's user (http/auth.ts),
  * which a form on another site cannot send; this check refuses such a write before any of that,
- * with a message that says why. Calls with `Authorization` (access tokens, API keys) carry no
- * ambient credential and are exempt; so is every call without the session cookie (payment
- * notifications are server-to-server) and every GET (OAuth callbacks).
+ * with a message that says why. It runs whenever the session cookie comes along, `Authorization`
+ * or not: the auth layer (http/auth.ts) prefers a live session to the header, so a junk
+ * `Authorization` beside the cookie would otherwise buy a cookie-authenticated write an exemption.
+ * Only calls without the session cookie are exempt — access tokens and API keys are no ambient
+ * credential, payment notifications are server-to-server — and every GET (OAuth callbacks).
  */
 export function installCsrfGuard(app: FastifyInstance, opts: { origins: () => readonly string[] }): void {
   // A callback hook: the relay's requests pass it on every call, and need no promise for a no.
   app.addHook('onRequest', (req, reply, done) => {
     const reason =
-      UNSAFE.has(req.method) && req.cookies?.[SESSION_COOKIE] && !req.headers.authorization && COOKIE_PATHS.some((p) => req.url.startsWith(p))
+      UNSAFE.has(req.method) && req.cookies?.[SESSION_COOKIE] && COOKIE_PATHS.some((p) => req.url.startsWith(p))
         ? crossSiteReason(req, opts.origins())
         : null;
     if (!reason) return done();

@@ -77,10 +77,12 @@ describe.each(testDbKinds())('a new session id at every sign-in on %s', (kind) =
   it('Telegram sign-in', async () => {
     const owner = await newUser(srv.url, 'tgvictim');
     const tg = { id: 919191, first_name: 'Victim', username: 'victim_tg' };
-    expect((await owner.get(`/api/oauth/telegram/bind?${new URLSearchParams(telegramLoginPayload(BOT_TOKEN, tg)).toString()}`)).body.success).toBe(true);
+    const t = Math.floor(Date.now() / 1000);
+    expect((await owner.get(`/api/oauth/telegram/bind?${new URLSearchParams(telegramLoginPayload(BOT_TOKEN, tg, { authDate: t })).toString()}`)).body.success).toBe(true);
     const b = victimBrowser();
     const before = b.cookie;
-    const r = await b.get(`/api/oauth/telegram/login?${new URLSearchParams(telegramLoginPayload(BOT_TOKEN, tg)).toString()}`);
+    // A payload of its own, signed a second apart: the bind's is spent (each is accepted once).
+    const r = await b.get(`/api/oauth/telegram/login?${new URLSearchParams(telegramLoginPayload(BOT_TOKEN, tg, { authDate: t - 1 })).toString()}`);
     await expectFreshSession(b, r, before, 'tgvictim');
     planted = await newUser(srv.url, 'attacker4');
   });

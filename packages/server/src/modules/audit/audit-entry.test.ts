@@ -1,6 +1,6 @@
-import { AUDIT_MASK, isSecretAuditField, maskAuditFields } from '@modelgate/shared';
+import { AUDIT_MASK, escapeAuditText, isSecretAuditField, maskAuditFields } from '@modelgate/shared';
 import { describe, expect, it } from 'vitest';
-import { CHANGES_MAX, DETAILS_MAX, detailsJson, diff, requestFields, VALUE_MAX } from './audit-entry.js';
+import { auditText, CHANGES_MAX, DETAILS_MAX, detailsJson, diff, requestFields, resultOf, VALUE_MAX } from './audit-entry.js';
 
 describe('audit entries: masking', () => {
   it('masks passwords and access tokens anywhere, keys of channels and codes, values of secret options', () => {
@@ -55,5 +55,34 @@ describe('audit entries: before and after', () => {
     expect(json.length).toBeLessThanOrEqual(DETAILS_MAX);
     const parsed = JSON.parse(json) as { changes: unknown[]; changes_truncated: number };
     expect(parsed.changes.length + parsed.changes_truncated).toBe(CHANGES_MAX + 3);
+  });
+});
+
+describe('audit entries: control and bidi characters', () => {
+  it('escapes C0, DEL, C1 and every bidi formatting character, and nothing else', () => {
+    const unsafe = [0x00, 0x07, 0x09, 0x0a, 0x1b, 0x1f, 0x7f, 0x80, 0x85, 0x9f, 0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069];
+    for (const c of unsafe) expect(escapeAuditText(`a${String.fromCharCode(c)}b`)).toBe(`a\\u{${c.toString(16).toUpperCase().padStart(4, '0')}}b`);
+    const safe = 'plain ASCII \\ {} 中文 é \u00a0 \u200d \u2028 😀';
+    expect(escapeAuditText(safe)).toBe(safe);
+    expect(escapeAuditText('\u202Eevil\u202C')).toBe('\\u{202E}evil\\u{202C}');
+  });
+
+  it('clips escaped text to the width, never inside an escape', () => {
+    expect(auditText('ab\u202Ecd', 64)).toBe('ab\\u{202E}cd');
+    const name = `${'n'.repeat(60)}\u202E\u202Ezz`;
+    expect(auditText(name, 64)).toBe(`${'n'.repeat(60)}…`);
+    const clipped = auditText(`${'n'.repeat(50)}\u202Exyz${'m'.repeat(20)}`, 64);
+    expect(clipped).toBe(`${'n'.repeat(50)}\\u{202E}xyzmm…`);
+    expect([...clipped]).toHaveLength(64);
+    // A user agent of bell characters: 31 whole escapes fit in 255, then the ellipsis.
+    expect(auditText('\u0007'.repeat(100), 255)).toBe(`${'\\u{0007}'.repeat(31)}…`);
+  });
+
+  it('escapes request values, field names, object values, changes and results', () => {
+    const r = requestFields('channel', { body: { name: 'x\u202Ey', ['f\u2066']: 1, setting: { a: '\u202E\u0085' }, ids: ['\u0007'] } });
+    expect(r).toEqual({ name: 'x\\u{202E}y', 'f\\u{2066}': 1, setting: '{"a":"\\u{202E}\\u{0085}"}', ids: ['\\u{0007}'] });
+    expect(diff('option', { 'ModelRatio.m\u202E': 1 }, { 'ModelRatio.m\u202E': 2 }).changes).toEqual([{ field: 'ModelRatio.m\\u{202E}', before: 1, after: 2 }]);
+    expect(diff('user', { display_name: 'a\u202E' }, { display_name: 'b' }).changes).toEqual([{ field: 'display_name', before: 'a\\u{202E}', after: 'b' }]);
+    expect(resultOf({ ['k\u200f']: 'v\u061c' })).toEqual({ 'k\\u{200F}': 'v\\u{061C}' });
   });
 });

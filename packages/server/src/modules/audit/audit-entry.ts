@@ -1,9 +1,10 @@
-import { AUDIT_MASK, isSecretAuditField, type AuditAction, type AuditChange, type AuditTarget } from '@modelgate/shared';
+import { AUDIT_MASK, escapeAuditText, isSecretAuditField, type AuditAction, type AuditChange, type AuditTarget } from '@modelgate/shared';
 import type { AuditField, RouteAudit } from '@modelgate/shared/api';
 
 /**
  * Pure parts of an audit entry (docs/security.md#audit-log): reading the declared request fields,
- * the before/after diff, masking and size caps. The hooks (audit-hooks.ts) feed them.
+ * the before/after diff, masking, escaping and size caps. The hooks (audit-hooks.ts) feed them.
+ * Every string an entry stores — a column, a field name, a value — goes through `auditText`.
  */
 
 /** What one request brought: fastify's parsed params, query and body. */
@@ -57,20 +58,37 @@ export function targetIdsOf(audit: RouteAudit, req: RequestParts): string[] {
   return v === undefined || v === null || v === '' ? [] : [String(v)];
 }
 
-export function clip(s: string, max: number): string {
-  return [...s].length > max ? `${[...s].slice(0, max - 1).join('')}…` : s;
+/**
+ * A string as an entry stores it: control and bidi characters escaped (escapeAuditText), then
+ * clipped to `max` characters of the escaped text — never inside an escape, and always within the
+ * column's width however many escapes it took.
+ */
+export function auditText(s: string, max: number): string {
+  const escaped = escapeAuditText(s);
+  if ([...escaped].length <= max) return escaped;
+  let out = '';
+  let n = 0;
+  for (const ch of s) {
+    const e = escapeAuditText(ch);
+    const len = e === ch ? 1 : e.length;
+    if (n + len > max - 1) break;
+    out += e;
+    n += len;
+  }
+  return `${out}…`;
 }
 
 /** A value as the log keeps it: scalars as they are, long strings clipped, objects as clipped JSON. */
 function keep(v: unknown): unknown {
-  if (typeof v === 'string') return clip(v, VALUE_MAX);
+  if (typeof v === 'string') return auditText(v, VALUE_MAX);
   if (v === null || typeof v === 'number' || typeof v === 'boolean') return v;
   if (v === undefined) return undefined;
   if (Array.isArray(v) && v.every((x) => typeof x === 'number' || typeof x === 'string')) {
-    const items = v.slice(0, ARRAY_MAX).map((x) => (typeof x === 'string' ? clip(x, VALUE_MAX) : x));
+    const items = v.slice(0, ARRAY_MAX).map((x) => (typeof x === 'string' ? auditText(x, VALUE_MAX) : x));
     return v.length > ARRAY_MAX ? [...items, `… +${v.length - ARRAY_MAX}`] : items;
   }
-  return clip(JSON.stringify(v) ?? '', VALUE_MAX);
+  // JSON escapes C0 controls itself, not C1 or bidi characters.
+  return auditText(JSON.stringify(v) ?? '', VALUE_MAX);
 }
 
 /** The request's params, query and body fields, credentials masked, sizes capped. */
@@ -82,7 +100,7 @@ export function requestFields(target: AuditTarget, req: RequestParts): Record<st
     if (value === undefined) continue;
     if (n++ >= REQUEST_FIELDS_MAX) break;
     const secret = isSecretAuditField(target, field, all) && value !== '' && value !== null;
-    out[field] = secret ? AUDIT_MASK : keep(value);
+    out[escapeAuditText(field)] = secret ? AUDIT_MASK : keep(value);
   }
   return out;
 }
@@ -107,7 +125,8 @@ export function diff(target: AuditTarget, before: Snapshot, after: Snapshot): { 
     if (before && after && same(b, a)) continue;
     const secret = isSecretAuditField(target, field);
     const show = (v: unknown) => (secret && v !== '' && v !== null && v !== undefined ? AUDIT_MASK : keep(v));
-    const change: AuditChange = { field };
+    // Field names are data too: an option's entries are named after model names an admin typed.
+    const change: AuditChange = { field: escapeAuditText(field) };
     if (before && b !== undefined) change.before = show(b);
     if (after && a !== undefined) change.after = show(a);
     all.push(change);
@@ -139,7 +158,7 @@ export function detailsJson(d: Details): string {
 /** The answer's `data` when the route records it: a count or a small object (a new id). */
 export function resultOf(data: unknown): unknown {
   if (data && typeof data === 'object' && !Array.isArray(data)) {
-    return Object.fromEntries(Object.entries(data).slice(0, 10).map(([k, v]) => [k, keep(v)]));
+    return Object.fromEntries(Object.entries(data).slice(0, 10).map(([k, v]) => [escapeAuditText(k), keep(v)]));
   }
   return keep(data);
 }

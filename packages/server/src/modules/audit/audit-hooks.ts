@@ -3,7 +3,7 @@ import { apiRoutes, type RouteAudit, type RouteContract } from '@modelgate/share
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { nowSec } from '../../http/reply.js';
-import { actionOf, clip, detailsJson, diff, requestFields, resultOf, TARGET_ID_MAX, targetIdsOf, type RequestParts, type Snapshot } from './audit-entry.js';
+import { actionOf, auditText, detailsJson, diff, requestFields, resultOf, TARGET_ID_MAX, targetIdsOf, type RequestParts, type Snapshot } from './audit-entry.js';
 import { loadSnapshot, type SnapshotDeps } from './audit-snapshots.js';
 import { AuditWriter } from './audit-writer.js';
 
@@ -73,15 +73,17 @@ export function installAuditLog(app: FastifyInstance, ctx: Deps): AuditWriter {
     writer.write({
       created_at: nowSec(),
       actor_id: actor.id,
-      actor_name: clip(actor.username, 64),
+      // Every string escaped (audit-entry.ts auditText): an imported username or a header's
+      // Latin-1 bytes can carry bidi overrides and C1 controls.
+      actor_name: auditText(actor.username, 64),
       actor_role: actor.role,
-      ip: clip(req.ip ?? '', 64),
-      user_agent: clip(String(req.headers['user-agent'] ?? ''), 255),
+      ip: auditText(req.ip ?? '', 64),
+      user_agent: auditText(String(req.headers['user-agent'] ?? ''), 255),
       action: actionOf(audit, p),
       target_type: audit.target,
-      target_id: clip(ids.join(','), TARGET_ID_MAX),
+      target_id: auditText(ids.join(','), TARGET_ID_MAX),
       success: success ? 1 : 0,
-      message: success ? '' : clip(typeof env?.message === 'string' ? env.message : `HTTP ${reply.statusCode}`, 500),
+      message: success ? '' : auditText(typeof env?.message === 'string' ? env.message : `HTTP ${reply.statusCode}`, 500),
       details,
     });
   };

@@ -1,4 +1,4 @@
-import { AUDIT_ACTIONS, AUDIT_FAMILIES, type AuditChange } from '@modelgate/shared';
+import { AUDIT_ACTIONS, AUDIT_FAMILIES, escapeAuditText, type AuditChange } from '@modelgate/shared';
 import type { AuditEntry } from '@modelgate/shared/api';
 import type { Db } from '../../db/client.js';
 import type { AuditLogRow } from '../../db/schema.js';
@@ -56,7 +56,8 @@ export class AuditRepository {
   private async actorCondition(actor: string): Promise<{ column: 'actor_id'; value: number } | { column: 'actor_name'; value: string }> {
     if (/^\d{1,15}$/.test(actor)) return { column: 'actor_id', value: Number(actor) };
     const user = await this.handle.db.selectFrom('users').select('id').where('username', '=', actor).executeTakeFirst();
-    return user ? { column: 'actor_id', value: Number(user.id) } : { column: 'actor_name', value: actor };
+    // Recorded names are stored escaped (audit-entry.ts auditText): the raw name finds them too.
+    return user ? { column: 'actor_id', value: Number(user.id) } : { column: 'actor_name', value: escapeAuditText(actor) };
   }
 
   async page(f: AuditFilter, offset: number, limit: number): Promise<{ items: AuditEntry[]; total: number }> {
@@ -70,7 +71,7 @@ export class AuditRepository {
       q = family ? q.where('action', 'in', family) : q.where('action', '=', f.action);
     }
     if (f.targetType) q = q.where('target_type', '=', f.targetType);
-    if (f.target) q = q.where('target_id', '=', f.target);
+    if (f.target) q = q.where('target_id', '=', escapeAuditText(f.target));
     if (f.success !== undefined) q = q.where('success', '=', f.success);
     if (f.start) q = q.where('created_at', '>=', f.start);
     if (f.end) q = q.where('created_at', '<=', f.end);

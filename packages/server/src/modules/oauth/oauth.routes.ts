@@ -11,6 +11,7 @@ import { outboundAllowList } from '../../net/address-policy.js';
 import { loginView } from '../users/user-view.js';
 import { OAUTH_COOKIE, OAUTH_STATE_TTL_MS } from './oauth-state.js';
 import { OAuthService } from './oauth.service.js';
+import { TelegramPayloads } from './telegram.js';
 
 /** The part of the application context this file uses. */
 type Deps = Pick<AppContext, 'cluster' | 'codes' | 'config' | 'options' | 'rateLimitStore' | 'sessions' | 'users' | 'usersService'>;
@@ -85,9 +86,23 @@ export function oauthRoutes(app: FastifyInstance, ctx: Deps): void {
     await svc.emailBind(caller(req), req.query.email, req.query.code);
     return ok();
   });
-  declare('GET /api/oauth/telegram/login', { guards: [critical] }, async (req, reply) => startSession(req, reply, await svc.telegramLogin(req.query)));
+  const telegram = new TelegramPayloads(ctx.cluster.store);
+  /**
+   * Spends a Telegram payload before the service acts on it, so a replay — here or on another
+   * node — neither signs in nor binds. With Telegram sign-in off the service refuses and says so;
+   * a payload that fails verification is refused here and spends nothing.
+   */
+  const spendTelegram = async (fields: Record<string, string>) => {
+    if (ctx.options.bool('TelegramOAuthEnabled')) await telegram.accept(fields, ctx.options.str('TelegramBotToken'));
+  };
+  declare('GET /api/oauth/telegram/login', { guards: [critical] }, async (req, reply) => {
+    await spendTelegram(req.query);
+    return startSession(req, reply, await svc.telegramLogin(req.query));
+  });
   declare('GET /api/oauth/telegram/bind', { guards: [critical] }, async (req) => {
-    await svc.telegramBind(caller(req), req.query);
+    const me = caller(req);
+    await spendTelegram(req.query);
+    await svc.telegramBind(me, req.query);
     return ok();
   });
 }
