@@ -145,7 +145,7 @@ export const SERVER_MESSAGES = {
   CHANNEL_BALANCE_RUNNING: { zh: '余额更新已在运行中', en: 'Balance update is already running' },
   CHANNEL_FETCH_MODELS_FAILED: { zh: '获取模型列表失败', en: 'Failed to fetch the model list' },
   CHANNEL_BASE_URL_INVALID: { zh: '无效的 Base URL', en: 'Invalid base URL' },
-  CHANNEL_KEY_REQUIRED_FOR_TARGET: { zh: '修改渠道的 Base URL 或类型时必须重新填写密钥', en: 'Changing the base URL or type of a channel requires entering its key again' },
+  CHANNEL_KEY_REQUIRED_FOR_TARGET: { zh: '修改渠道的请求去向（类型、Base URL、代理、地区、账户或 API 版本）时必须重新填写密钥', en: "Changing where a channel's requests go (type, base URL, proxy, region, account or API version) requires entering its key again" },
   CHANNEL_BASE_URL_PRIVATE: {
     zh: '渠道的 Base URL 不能指向本服务器自己的网络（回环、内网、链路本地或云元数据地址），除非超级管理员在“允许访问的内网网段”中放行',
     en: "A channel's base URL may not point into this server's own network (loopback, private, link-local or cloud metadata addresses) unless the super admin allows the range in Allowed private ranges",
@@ -176,7 +176,7 @@ export const SERVER_MESSAGES = {
   OAUTH_USER_DELETED: { zh: '用户已注销', en: 'User has been deregistered' },
   OAUTH_SIGNUP_BUSY: { zh: '该账户正在注册中，请稍后重试', en: 'This account is being registered; please try again shortly' },
   TELEGRAM_HASH_INVALID: { zh: 'Telegram 登录数据校验失败', en: 'The Telegram login data failed verification' },
-  TELEGRAM_AUTH_EXPIRED: { zh: 'Telegram 登录数据已超过一天，请重新登录', en: 'The Telegram login data is older than a day; please sign in again' },
+  TELEGRAM_AUTH_EXPIRED: { zh: 'Telegram 登录数据已超过 {minutes} 分钟，请重新登录', en: 'The Telegram login data is more than {minutes} minutes old; please sign in again' },
   TELEGRAM_NOT_BOUND: { zh: '该 Telegram 账户未绑定任何用户，请先在个人设置中绑定', en: 'This Telegram account is not bound to any user; bind it in personal settings first' },
   EMAIL_BIND_FIELDS: { zh: '请输入邮箱地址和验证码', en: 'Please enter the email address and the verification code' },
   ROLE_INVALID: { zh: '无效的角色，只能是 1（普通用户）、10（管理员）或 100（超级管理员）', en: 'Invalid role: it must be 1 (user), 10 (admin) or 100 (super admin)' },
@@ -215,6 +215,31 @@ export const SERVER_MESSAGES = {
   QUOTA_REMIND_BODY: { zh: '当前剩余额度为 {quota}，为了不影响您的使用，请及时充值。', en: 'Your remaining quota is {quota}. Please top up so your service is not interrupted.' },
   QUOTA_REMIND_LINK: { zh: '充值链接', en: 'Top-up link' },
   DB_INPUT_REJECTED: { zh: '数据库拒绝了输入的数据（数值超出范围、文本过长或包含非法字符）', en: 'The database refused the input (a number out of range, text too long or an invalid character)' },
+  // Issue 29 part B: where a channel's requests go (channel-targets.ts), and the connect-time refusal.
+  CHANNEL_TARGET_BASE_URL: { zh: 'Base URL 必须是带主机名的完整 http:// 或 https:// 地址（讯飞星火也可用 ws:// 或 wss://），且不含账号密码', en: 'The base URL must be a full http:// or https:// address with a host name (ws:// or wss:// also for iFlytek Spark), without a user name or password' },
+  CHANNEL_TARGET_PROXY: { zh: '渠道代理必须是带主机名的 http://、https://、socks5:// 或 socks5h:// 地址', en: 'The channel proxy must be an http://, https://, socks5:// or socks5h:// address with a host name' },
+  CHANNEL_TARGET_VERTEX_REGION: { zh: 'Vertex AI 部署地区只能由小写字母、数字和连字符组成（如 us-central1），或是把模型映射到这样的地区且包含 "default" 的 JSON 对象', en: 'The Vertex AI region must be lower-case letters, digits and hyphens (e.g. us-central1), or a JSON object mapping models to such regions that includes "default"' },
+  CHANNEL_TARGET_CLOUDFLARE_ACCOUNT: { zh: 'Cloudflare Account ID 必须是 32 位十六进制字符', en: 'The Cloudflare account ID must be 32 hexadecimal characters' },
+  CHANNEL_TARGET_AZURE_VERSION: { zh: 'Azure API 版本只能由字母、数字、点和连字符组成（如 2024-10-21 或 2025-01-01-preview）', en: 'The Azure API version must be letters, digits, dots and hyphens (e.g. 2024-10-21 or 2025-01-01-preview)' },
+  CHANNEL_TARGET_SPARK_VERSION: { zh: '星火模型版本只能由字母、数字、点和连字符组成（如 v3.5）', en: 'The Spark model version must be letters, digits, dots and hyphens (e.g. v3.5)' },
+  CHANNEL_TARGET_GEMINI_VERSION: { zh: 'Gemini API 版本必须形如 v1、v1beta 或 v1alpha', en: 'The Gemini API version must look like v1, v1beta or v1alpha' },
+  CHANNEL_TARGET_REFUSED: {
+    zh: '渠道地址指向本服务器不允许连接的地址（回环、内网、链路本地或云元数据），已拒绝连接；可由超级管理员重新保存该渠道，或在“允许访问的内网网段”中放行',
+    en: "The channel's address leads to an address this server may not connect to (loopback, private, link-local or cloud metadata): refused. The super admin may save the channel again, or allow the range in Allowed private ranges",
+  },
+  // Issue 29 part C: per-token cap on concurrent realtime sockets.
+  RELAY_REALTIME_SOCKETS_LIMITED: { zh: '该令牌同时打开的实时会话已达上限，请先关闭已有会话再试', en: 'This token has reached its limit of open realtime sessions; close one and try again' },
+  // Issue 29 part D2: a Telegram login payload is accepted once.
+  TELEGRAM_PAYLOAD_USED: { zh: '该 Telegram 登录数据已被使用，请重新登录', en: 'This Telegram login data has already been used; please sign in again' },
+  // Issue 29 part D1: usernames and emails compared ignoring case, URL options, the outbound allow list.
+  USERNAME_TAKEN_IGNORING_CASE: { zh: '用户名已存在（用户名不区分大小写，如 ROOT 与 root 视为同一用户名），或已注销', en: 'Username already exists (usernames ignore case: ROOT and root are one name) or has been deregistered' },
+  OAUTH_EMAIL_TAKEN: { zh: '该邮箱已属于一个现有账户，请先登录该账户，再在个人设置中绑定此登录方式', en: 'An account with this email already exists: sign in to it and bind this sign-in method in your settings' },
+  OPTION_URL_INVALID: { zh: '必须是以 http:// 或 https:// 开头的完整网址（不含账号密码）', en: 'Must be a full http:// or https:// URL (without a user name or password)' },
+  OPTION_IP_RANGE_TOO_BROAD: { zh: '网段过大：IPv4 最大 /8，IPv6 最大 /7，映射 IPv4 的 IPv6 网段最大 /104（更大的网段会让出站请求可达本机与内网）', en: 'Range too broad: at most a /8 for IPv4, a /7 for IPv6 and a /104 for IPv4-mapped IPv6 (a wider one would let outbound fetches reach this host and private networks)' },
+  // Issue 29 part A: task images and the Midjourney notify callback.
+  MJ_IMAGE_NOT_RASTER: { zh: '任务图片不是受支持的位图格式（png、jpeg、gif、webp、avif、bmp），已拒绝转发', en: 'The task image is not a supported raster image (png, jpeg, gif, webp, avif, bmp) and is not forwarded' },
+  MJ_NOTIFY_UNSIGNED: { zh: '任务通知只接受网关交给绘图代理的签名回调地址，任务状态以轮询上游为准', en: 'Task notifications are accepted only on the signed callback URL the gateway gave the drawing proxy; task status comes from polling the upstream' },
+  MJ_NOTIFY_HOOK_INVALID: { zh: 'notifyHook 必须是 http(s) 地址', en: 'notifyHook must be an http(s) URL' },
 } as const satisfies Record<string, { zh: string; en: string }>;
 
 export type ServerMessageCode = keyof typeof SERVER_MESSAGES;

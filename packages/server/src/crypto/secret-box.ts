@@ -138,6 +138,15 @@ export class SecretBox {
     }
   }
 
+  /**
+   * HMAC keys for one purpose (a signed callback URL), the current key's first: sign with the
+   * first, accept any, so a signature handed out before a rotation still verifies. Derived apart
+   * from the sealing keys (another HKDF info), so neither can stand in for the other.
+   */
+  macKeys(purpose: string): Buffer[] {
+    return this.kids.map((kid) => this.key(kid, `mac:${purpose}`)!);
+  }
+
   /** The value sealed with the current key (opened first when it is sealed with an older one). */
   reseal(purpose: string, stored: string): string {
     if (this.isCurrent(stored)) return stored;

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { request } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +7,22 @@ import { addCaller, addChannel, startRelayHarness } from '../test-support/relay-
 import { rootClient } from '../test-support/api-client.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
-/** Issue 10: the console had no CSP, X-Frame-Options or X-Content-Type-Options. */
+const API_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
+
+/** The API's headers, exactly: what every `/api` and relay answer carries. */
+function expectApiHeaders(r: Pick<Response, 'headers'>, what: string): void {
+  expect(r.headers.get('content-security-policy'), what).toBe(API_CSP);
+  expect(r.headers.get('x-frame-options'), what).toBe('DENY');
+  expect(r.headers.get('x-content-type-options'), what).toBe('nosniff');
+  expect(r.headers.get('referrer-policy'), what).toBe('strict-origin-when-cross-origin');
+  expect(r.headers.get('strict-transport-security'), what).toBeNull();
+}
+
+/**
+ * Issue 10: the console had no CSP, X-Frame-Options or X-Content-Type-Options. Issue 29: the relay
+ * prefixes got nosniff only, so an upstream body passed on as HTML or SVG (a task image) was a
+ * live document on the console's origin.
+ */
 describe('security headers', () => {
   let srv: TestServer;
   let dist: string;
@@ -80,33 +96,62 @@ describe('security headers', () => {
   });
 
   it('gives API answers, errors included, nosniff and a deny-all CSP', async () => {
-    for (const p of ['/api/status', '/api/user/self', '/api/nope']) {
-      const r = await fetch(srv.url + p);
-      expect(r.headers.get('x-content-type-options'), p).toBe('nosniff');
-      expect(r.headers.get('x-frame-options'), p).toBe('DENY');
-      expect(r.headers.get('referrer-policy'), p).toBe('strict-origin-when-cross-origin');
-      expect(r.headers.get('content-security-policy'), p).toBe("default-src 'none'; frame-ancestors 'none'");
-    }
+    for (const p of ['/api/status', '/api/user/self', '/api/nope']) expectApiHeaders(await fetch(srv.url + p), p);
   });
 
-  it('puts nosniff on relay answers too, including ones written on the raw socket', async () => {
+  it('gives every relay answer the API\u2019s headers: /v1 (JSON, stream, errors), /v1beta, /dashboard, /pg, /mj, /mj-{mode}, /suno', async () => {
     const noKey = await fetch(`${srv.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    expect(noKey.headers.get('x-content-type-options')).toBe('nosniff');
-    const models = await fetch(`${srv.url}/v1/models`);
-    expect(models.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(noKey.status).toBe(401);
+    expectApiHeaders(noKey, 'POST /v1/chat/completions without a key');
+    const answers: Array<[string, Response]> = [
+      ['GET /v1/models', await fetch(`${srv.url}/v1/models`)],
+      ['GET /v1/nope', await fetch(`${srv.url}/v1/nope`)],
+      ['POST /v1beta/models/x:generateContent', await fetch(`${srv.url}/v1beta/models/x:generateContent`, { method: 'POST', body: '{}' })],
+      ['GET /dashboard/billing/subscription', await fetch(`${srv.url}/dashboard/billing/subscription`)],
+      ['POST /pg/chat/completions', await fetch(`${srv.url}/pg/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })],
+      ['GET /mj/task/x/fetch', await fetch(`${srv.url}/mj/task/x/fetch`)],
+      ['POST /mj/notify', await fetch(`${srv.url}/mj/notify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })],
+      ['GET /mj/image/x', await fetch(`${srv.url}/mj/image/x`)],
+      ['POST /mj-fast/mj/submit/imagine', await fetch(`${srv.url}/mj-fast/mj/submit/imagine`, { method: 'POST', body: '{}' })],
+      ['POST /suno/submit/music', await fetch(`${srv.url}/suno/submit/music`, { method: 'POST', body: '{}' })],
+      ['GET /suno/fetch/x', await fetch(`${srv.url}/suno/fetch/x`)],
+    ];
+    for (const [what, r] of answers) {
+      expect(r.status, what).toBeGreaterThanOrEqual(400);
+      expectApiHeaders(r, what);
+    }
 
     const h = await startRelayHarness();
     try {
       await addChannel(h.root, { base_url: h.fake.url, models: 'gpt-4' });
       const c = await addCaller(h);
-      const stream = await fetch(`${h.server.url}/v1/chat/completions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer sk-${c.key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'gpt-4', stream: true, messages: [{ role: 'user', content: 'Hi' }] }),
-      });
+      const auth = { authorization: `Bearer sk-${c.key}`, 'content-type': 'application/json' };
+      const models = await fetch(`${h.server.url}/v1/models`, { headers: auth });
+      expect(models.status).toBe(200);
+      expectApiHeaders(models, 'GET /v1/models with a key');
+      const chat = (stream: boolean) => fetch(`${h.server.url}/v1/chat/completions`, { method: 'POST', headers: auth, body: JSON.stringify({ model: 'gpt-4', stream, messages: [{ role: 'user', content: 'Hi' }] }) });
+      const plain = await chat(false);
+      expect(plain.headers.get('content-type')).toBe('application/json');
+      expectApiHeaders(plain, 'chat');
+      expect(((await plain.json()) as { object: string }).object).toBe('chat.completion');
+      // Written on the raw socket after a hijack: the headers were set on it before.
+      const stream = await chat(true);
       expect(stream.headers.get('content-type')).toBe('text/event-stream');
-      expect(stream.headers.get('x-content-type-options')).toBe('nosniff');
+      expectApiHeaders(stream, 'chat stream');
       expect(await stream.text()).toContain('[DONE]');
+      // The realtime upgrade's refusal is written on the socket the upgrade came in on.
+      const refused = await new Promise<{ status: number; headers: Record<string, string | string[] | undefined> }>((resolve, reject) => {
+        const req = request(`${h.server.url}/v1/realtime?model=gpt-4o-realtime-preview`, { headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' } });
+        req.on('response', (res) => {
+          res.resume();
+          resolve({ status: res.statusCode ?? 0, headers: res.headers });
+        });
+        req.on('upgrade', () => reject(new Error('upgraded without a key')));
+        req.on('error', reject);
+        req.end();
+      });
+      expect(refused.status).toBe(401);
+      expectApiHeaders({ headers: new Headers(refused.headers as Record<string, string>) }, 'realtime upgrade without a key');
     } finally {
       await h.close();
     }

@@ -43,15 +43,31 @@ export function cspOrigin(address: string): string | null {
   }
 }
 
-/** JSON answers load nothing and are framed by nobody. */
-export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
-
-const RELAY_PREFIXES = ['/v1', '/pg/', '/mj/', '/suno/'];
+/**
+ * JSON answers load nothing and are framed by nobody. `sandbox` as well: the relay passes some
+ * upstream bodies on with the upstream's own content type (speech, a non-JSON reply), and a body
+ * that turns out to be HTML or SVG must not become a live document on this origin.
+ */
+export const API_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox";
 
 /**
- * Security headers on every answer. They go on the raw response, so replies the relay writes on
- * the socket itself (streams, after hijack) carry them too; the relay gets only nosniff, which
- * costs nothing on its hot path and is all a machine-read JSON or SSE answer needs.
+ * Answers that are not console pages: the API, the relay (`/v1`, `/v1beta`, the `/dashboard`
+ * billing routes), the playground, the Midjourney (`/mj`, `/mj-{mode}/mj`) and Suno relays. One
+ * anchored test per request.
+ */
+const API_PATH = /^\/(?:api\/|v1|pg\/|mj[/-]|suno\/|dashboard\/)/;
+
+/** The API's headers, built once: the relay's hot path only copies them onto the response. */
+const API_HEADERS: ReadonlyArray<readonly [string, string]> = [
+  ['Content-Security-Policy', API_CSP],
+  ['X-Frame-Options', 'DENY'],
+  ['Referrer-Policy', 'strict-origin-when-cross-origin'],
+];
+
+/**
+ * Security headers on every answer. They go on the raw response in onRequest, so replies the
+ * relay writes on the socket itself (streams after a hijack, the realtime upgrade's refusals)
+ * carry them too.
  */
 export function installSecurityHeaders(app: FastifyInstance, opts: { formTarget?: () => string; scriptSources?: () => readonly string[] } = {}): void {
   // The wallet posts its top-up form to the payment gateway (PayAddress): that origin, and only it, is a form target too.
@@ -70,8 +86,12 @@ export function installSecurityHeaders(app: FastifyInstance, opts: { formTarget?
     const res = reply.raw;
     res.setHeader('X-Content-Type-Options', 'nosniff');
     const url = req.url;
-    if (!RELAY_PREFIXES.some((p) => url.startsWith(p))) {
-      res.setHeader('Content-Security-Policy', url.startsWith('/api/') ? API_CSP : csp());
+    if (API_PATH.test(url)) {
+      for (const [name, value] of API_HEADERS) res.setHeader(name, value);
+      // Relay callers are programs, not browsers: HSTS is for the console and its API.
+      if (url.startsWith('/api/') && req.protocol === 'https') res.setHeader('Strict-Transport-Security', 'max-age=31536000');
+    } else {
+      res.setHeader('Content-Security-Policy', csp());
       res.setHeader('X-Frame-Options', 'DENY');
       res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
       // Served over https (directly, or behind a trusted proxy that says so): browsers keep to https.

@@ -93,7 +93,13 @@ export const MJ_RELAY_PATHS = {
   '/task/:id/fetch': mj('One task, from the local store', 'GET'),
   '/task/list-by-condition': mj('Tasks by id, from the local store'),
   '/task/:id/image-seed': mj('The seed of a task image', 'GET'),
-  '/notify': mj('A task update pushed by the proxy'),
+  // Public: the proxy sends no key. The signature in the URL (handed to the proxy per task with
+  // MjNotifyEnabled) is the authentication; an unsigned post is refused (400) whoever sends it.
+  '/notify': {
+    ...mj('A task update pushed by the proxy to the signed callback URL it was handed'),
+    auth: 'public' as const,
+    querystring: z.object({ user: z.string(), channel: z.string(), nonce: z.string(), sig: z.string() }),
+  },
   // Public: an <img> cannot send a key. Task ids are unguessable upstream ids (MjForwardUrlEnabled).
   '/image/:id': { ...mj('The image of a task, fetched from the upstream', 'GET'), auth: 'public' as const, response: z.unknown() },
 } as const;

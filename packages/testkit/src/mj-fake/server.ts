@@ -34,6 +34,10 @@ export interface FakeMj extends ListeningFake {
   down: boolean;
   /** The next submit is answered with this code (22 queued, 23 queue full, 3 no account, …). */
   nextCode: number | null;
+  /** While set, tasks report this image URL (preview and result) instead of their own PNG. */
+  imageUrl: string | null;
+  /** Extra files served by GET at their path (an SVG, HTML labelled as an image, …). */
+  files: Map<string, { contentType: string; body: string | Buffer }>;
 }
 
 const CHANGE_TARGETS = new Set(['IMAGINE', 'VARIATION', 'REROLL', 'BLEND', 'HIGH_VARIATION', 'LOW_VARIATION', 'PAN', 'ZOOM']);
@@ -116,8 +120,10 @@ export async function startFakeMj(opts: FakeMjOptions = {}): Promise<FakeMj> {
     };
     tasks.set(id, task);
     const hook = typeof fields.notifyHook === 'string' ? fields.notifyHook : undefined;
+    // novicezk's proxy keeps the task's hook among its properties, and its task JSON shows them.
+    if (hook) task.properties.notifyHook = hook;
     later(() => {
-      Object.assign(task, { status: 'IN_PROGRESS', startTime: Date.now(), progress: '50%', imageUrl: `${base}/attachments/${id}-preview.png` });
+      Object.assign(task, { status: 'IN_PROGRESS', startTime: Date.now(), progress: '50%', imageUrl: fake.imageUrl ?? `${base}/attachments/${id}-preview.png` });
       notify(task, hook);
       later(() => {
         if (fields.fails) {
@@ -125,7 +131,7 @@ export async function startFakeMj(opts: FakeMjOptions = {}): Promise<FakeMj> {
           Object.assign(task, { status: 'FAILURE', finishTime: Date.now(), progress: '', imageUrl: '', failReason: 'Job failed: the image could not be generated' });
         } else {
           const hash = randomBytes(16).toString('hex');
-          Object.assign(task, { status: 'SUCCESS', finishTime: Date.now(), progress: '100%', imageUrl: `${base}/attachments/${id}.png`, ...fields.final });
+          Object.assign(task, { status: 'SUCCESS', finishTime: Date.now(), progress: '100%', imageUrl: fake.imageUrl ?? `${base}/attachments/${id}.png`, ...fields.final });
           task.properties = { ...task.properties, messageHash: hash, finalPrompt: task.properties.finalPrompt ?? prompt };
           if (kind === 'plus' && !fields.final?.buttons) task.buttons = action === 'UPSCALE' ? upscaleButtons(hash) : gridButtons(hash);
         }
@@ -234,6 +240,12 @@ export async function startFakeMj(opts: FakeMjOptions = {}): Promise<FakeMj> {
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://fake');
     const path = url.pathname;
+    const file = req.method === 'GET' ? fake.files.get(path) : undefined;
+    if (file) {
+      res.writeHead(200, { 'content-type': file.contentType });
+      res.end(file.body);
+      return;
+    }
     if (req.method === 'GET' && path.startsWith('/attachments/')) {
       res.writeHead(200, { 'content-type': 'image/png' });
       res.end(taskImage(path));
@@ -287,6 +299,8 @@ export async function startFakeMj(opts: FakeMjOptions = {}): Promise<FakeMj> {
     requests,
     down: false,
     nextCode: null,
+    imageUrl: null,
+    files: new Map(),
     close: async () => {
       for (const t of timers) clearTimeout(t);
       timers.clear();

@@ -34,6 +34,52 @@ function parse(s: string): unknown {
   }
 }
 
+/** Longest image URL kept (signed CDN links run to a few hundred characters). */
+const IMAGE_URL_MAX = 4096;
+
+/**
+ * The value when it is an absolute http(s) URL, else null. Task image URLs come from the proxy
+ * (or, before issue 29, from anyone with the task's key): `javascript:`, `data:` and the like
+ * must never reach a console link or the image fetch.
+ */
+export function httpUrl(v: unknown): string | null {
+  if (typeof v !== 'string' || !v || v.length > IMAGE_URL_MAX) return null;
+  try {
+    const u = new URL(v);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A task's notify binding, kept in its stored properties under a key no proxy uses: the nonce the
+ * signed callback URL carries (relay/mj/mj-notify.ts) and the client's own notifyHook, if it gave
+ * one. Never shown to the caller; a proxy's word never replaces it.
+ */
+export const NOTIFY_BINDING = 'modelgateNotify';
+export interface NotifyBinding {
+  nonce: string;
+  hook: string;
+}
+
+/** Proxies echo a task's notifyHook in its properties; that URL carries the signature, so it is never stored or shown. */
+function cleanProperties(v: unknown): Record<string, unknown> {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return {};
+  const { [NOTIFY_BINDING]: _binding, notifyHook: _hook, ...rest } = v as Record<string, unknown>;
+  return rest;
+}
+
+export function notifyBindingOf(r: Pick<MjRow, 'properties'>): NotifyBinding | null {
+  const b = (parse(r.properties ?? '') as Record<string, unknown> | null)?.[NOTIFY_BINDING] as Partial<NotifyBinding> | undefined;
+  return b && typeof b.nonce === 'string' && b.nonce ? { nonce: b.nonce, hook: typeof b.hook === 'string' ? b.hook : '' } : null;
+}
+
+/** The properties column: what the proxy said (minus any notifyHook), plus the task's binding. */
+export function storedProperties(props: unknown, binding: NotifyBinding | null): string {
+  return JSON.stringify(binding ? { ...cleanProperties(props), [NOTIFY_BINDING]: binding } : cleanProperties(props));
+}
+
 /** A stored task in the proxy's own Task shape (what `task/{id}/fetch` and list-by-condition answer). */
 /** Rows of older versions (or imported ones) may hold NULL in the TEXT columns. */
 export function normalMj(r: MjRow): MjRow {
@@ -55,10 +101,10 @@ export function mjTaskJson(stored: MjRow): Record<string, unknown> {
     submitTime: Number(r.submit_time),
     startTime: Number(r.start_time),
     finishTime: Number(r.finish_time),
-    imageUrl: r.image_url,
+    imageUrl: httpUrl(r.image_url) ?? '',
     progress: r.progress,
     failReason: r.fail_reason,
-    properties: parse(r.properties),
+    properties: cleanProperties(parse(r.properties)),
     buttons: Array.isArray(buttons) ? buttons : [],
   };
 }
@@ -83,10 +129,11 @@ export async function applyMjUpdate(ctx: Deps, stored: MjRow, u: MjUpdate): Prom
     submit_time: int(u.submitTime, Number(row.submit_time)),
     start_time: int(u.startTime, Number(row.start_time)),
     finish_time: int(u.finishTime, Number(row.finish_time)),
-    image_url: text(u.imageUrl, row.image_url),
+    // An empty URL clears the preview (a failure); anything but http(s) is ignored.
+    image_url: u.imageUrl === '' ? '' : (httpUrl(u.imageUrl) ?? row.image_url),
     status: text(u.status, row.status),
     fail_reason: text(u.failReason, row.fail_reason),
-    properties: json(u.properties, row.properties),
+    properties: u.properties && typeof u.properties === 'object' ? storedProperties(u.properties, notifyBindingOf(row)) : row.properties,
     buttons: json(u.buttons, row.buttons),
   };
   const failed = next.status === 'FAILURE' || (next.progress !== '100%' && next.fail_reason !== '');

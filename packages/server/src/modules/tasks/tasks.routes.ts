@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { authGuards, caller } from '../../http/auth.js';
 import { listParams, ok } from '../../http/reply.js';
 import { routeDeclarer } from '../../http/schema.js';
-import { normalMj } from './mj-store.js';
+import { httpUrl, normalMj } from './mj-store.js';
 
 type Deps = Pick<AppContext, 'db' | 'sessions' | 'users' | 'options'>;
 
@@ -55,7 +55,8 @@ export function tasksRoutes(app: FastifyInstance, ctx: Deps): void {
           status: r.status,
           progress: r.progress,
           // Same origin as the console (its CSP allows no http images): the gateway forwards the image.
-          image_url: r.image_url && ctx.options.bool('MjForwardUrlEnabled') ? `/mj/image/${encodeURIComponent(r.mj_id)}` : r.image_url,
+          // Only http(s): rows older than that rule (or imported) may hold a `javascript:` link.
+          image_url: !httpUrl(r.image_url) ? '' : ctx.options.bool('MjForwardUrlEnabled') ? `/mj/image/${encodeURIComponent(r.mj_id)}` : r.image_url,
           prompt: r.prompt,
           prompt_en: r.prompt_en,
           description: r.description,

@@ -1,6 +1,7 @@
-import { ChannelStatus, LogType, mjActionModel, perCallQuota, type MjAction } from '@modelgate/shared';
+import { ChannelStatus, langFromHeader, LogType, mjActionModel, perCallQuota, type MjAction } from '@modelgate/shared';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { httpUrl, storedProperties, type NotifyBinding } from '../../modules/tasks/mj-store.js';
 import { taskAdapterFor } from '../adapters/task-registry.js';
 import type { TaskAdapter } from '../adapters/task-types.js';
 import { priceFor } from '../billing/pricing.js';
@@ -8,8 +9,9 @@ import type { RuntimeChannel } from '../channel-cache.js';
 import { pricingTables } from '../relay.service.js';
 import type { RelayAuth } from '../token-auth.js';
 import { chargeable, clearMode, intentOf, invalid, MJ_NOT_FOUND, MJ_RATE_LIMITED, MJ_SYSTEM, MjError, type MjReplyBody } from './mj-action.js';
+import { clientHookOf, signedHook } from './mj-notify.js';
 
-type Deps = Pick<AppContext, 'db' | 'options' | 'relay' | 'quotaLedger' | 'config'>;
+type Deps = Pick<AppContext, 'db' | 'options' | 'relay' | 'quotaLedger' | 'config' | 'secrets'>;
 
 /** Unpriced Midjourney actions cost $0.1 (§8.3). */
 const DEFAULT_MJ_PRICE = 0.1;
@@ -43,11 +45,16 @@ function quotaFor(ctx: Deps, model: string, group: string): number {
   return perCallQuota({ ...price, modelPrice: price.modelPrice >= 0 ? price.modelPrice : DEFAULT_MJ_PRICE });
 }
 
-/** The client's body as the upstream gets it: the Mj* switches decide what passes (§8.2). */
-function upstreamBody(ctx: Deps, body: Record<string, unknown>): Record<string, unknown> {
+/**
+ * The client's body as the upstream gets it: the Mj* switches decide what passes (§8.2). The
+ * client's notifyHook never does: with MjNotifyEnabled the proxy gets this gateway's signed
+ * callback instead, and the client's hook is called from here (mj-notify.ts).
+ */
+function upstreamBody(ctx: Deps, body: Record<string, unknown>, hookUrl: string | undefined): Record<string, unknown> {
   const out = { ...body };
   if (!ctx.options.bool('MjAccountFilterEnabled')) delete out.accountFilter;
-  if (!ctx.options.bool('MjNotifyEnabled')) delete out.notifyHook;
+  delete out.notifyHook;
+  if (hookUrl) out.notifyHook = hookUrl;
   if (ctx.options.bool('MjModeClearEnabled') && typeof out.prompt === 'string') out.prompt = clearMode(out.prompt);
   return out;
 }
@@ -70,6 +77,9 @@ export async function submitMj(ctx: Deps, req: FastifyRequest, auth: RelayAuth, 
     }
     target = await originChannel(ctx, Number(origin.channel_id));
   } else target = await pickChannel(ctx, auth, model);
+  const clientHook = ctx.options.bool('MjNotifyEnabled') ? clientHookOf(body, langFromHeader(req.headers['accept-language'])) : '';
+  const hook = signedHook(ctx, auth.user.id, target.ch.id);
+  const binding: NotifyBinding | null = hook ? { nonce: hook.nonce, hook: clientHook } : null;
 
   const quota = quotaFor(ctx, model, auth.group);
   const requestId = req.id;
@@ -82,7 +92,7 @@ export async function submitMj(ctx: Deps, req: FastifyRequest, auth: RelayAuth, 
   const started = Date.now();
   let upstream;
   try {
-    upstream = await target.adapter.call(target.ch.target, 'POST', `/mj${path}`, upstreamBody(ctx, body), SUBMIT_TIMEOUT_MS);
+    upstream = await target.adapter.call(target.ch.target, 'POST', `/mj${path}`, upstreamBody(ctx, body, hook?.url), SUBMIT_TIMEOUT_MS);
   } catch (err) {
     await ledger.release(requestId);
     throw new MjError(502, MJ_SYSTEM, `upstream request failed: ${(err as Error).message}`);
@@ -127,7 +137,7 @@ export async function submitMj(ctx: Deps, req: FastifyRequest, auth: RelayAuth, 
         : null,
     });
   } else if (quota > 0) await ledger.release(requestId);
-  await storeTask(ctx, auth, target, intent.action, body, reply as MjReplyBody, accepted ? quota : 0);
+  await storeTask(ctx, auth, target, intent.action, body, reply as MjReplyBody, accepted ? quota : 0, binding);
   // Code 3 on a fresh submit means the proxy has no Discord account left for it (§8.3): the channel
   // is switched off when it may be. On a follow-up it only says the original task is unknown
   // upstream, so a caller's stale task id can never disable a channel (the reference's bug).
@@ -142,7 +152,7 @@ export async function submitMj(ctx: Deps, req: FastifyRequest, auth: RelayAuth, 
   return { ...(reply as MjReplyBody), code: code === 22 || (code === 21 && !modal) ? 1 : code };
 }
 
-async function storeTask(ctx: Deps, auth: RelayAuth, target: MjChannel, action: MjAction, body: Record<string, unknown>, reply: MjReplyBody, quota: number): Promise<void> {
+async function storeTask(ctx: Deps, auth: RelayAuth, target: MjChannel, action: MjAction, body: Record<string, unknown>, reply: MjReplyBody, quota: number, binding: NotifyBinding | null): Promise<void> {
   const accepted = quota > 0 || chargeable(action, reply.code);
   const props = reply.properties ?? {};
   const mjId = typeof reply.result === 'string' ? reply.result : '';
@@ -150,7 +160,7 @@ async function storeTask(ctx: Deps, auth: RelayAuth, target: MjChannel, action: 
   let progress = accepted ? '0%' : '100%';
   let image = '';
   if (reply.code === 21 && typeof props.status === 'string') status = props.status;
-  if (reply.code === 21 && typeof props.imageUrl === 'string') image = props.imageUrl;
+  if (reply.code === 21) image = httpUrl(props.imageUrl) ?? '';
   if (status === 'SUCCESS' || (action === 'UPLOAD' && reply.code === 1)) {
     status = 'SUCCESS';
     progress = '100%';
@@ -174,7 +184,7 @@ async function storeTask(ctx: Deps, auth: RelayAuth, target: MjChannel, action: 
       channel_id: target.ch.id,
       quota,
       buttons: '[]',
-      properties: JSON.stringify(props),
+      properties: storedProperties(props, binding),
     })
     .execute();
 }

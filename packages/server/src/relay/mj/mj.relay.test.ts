@@ -135,16 +135,19 @@ describe.each(testDbKinds())('Midjourney relay on %s', (kind) => {
     expect(sys.map((l) => [l.content, Number(l.quota)])).toEqual([[`构图失败 ${id}，补偿 ${IMAGINE}`, IMAGINE]]);
   });
 
-  it('notify updates the caller\u2019s own task, but never fails it: only the upstream\u2019s word (the poller) refunds', async () => {
+  it('notify with only the task\u2019s API key changes nothing: progress, success and failure claims are refused', async () => {
     const before = await balances(h, bob);
     const sub = await post(bob, '/mj/submit/imagine', { prompt: 'notify me' });
     const id = sub.body.result;
-    expect(await post(bob, '/mj/notify', { id, status: 'IN_PROGRESS', progress: '30%' })).toMatchObject({ status: 200, body: { code: 1 } });
-    expect((await get(bob, `/mj/task/${id}/fetch`)).body).toMatchObject({ status: 'IN_PROGRESS', progress: '30%' });
-    // The key holder claims a failure to get the drawing for free: the claim is not taken.
+    const row = () => h.server.ctx.db.db.selectFrom('midjourneys').select(['status', 'progress', 'image_url', 'fail_reason']).where('mj_id', '=', id).executeTakeFirstOrThrow();
+    const stored = await row();
+    const refusal = { code: 4, description: '任务通知只接受网关交给绘图代理的签名回调地址，任务状态以轮询上游为准', result: null };
+    expect(await post(bob, '/mj/notify', { id, status: 'IN_PROGRESS', progress: '30%' })).toEqual({ status: 400, body: refusal });
+    // The key holder claims a failure to get the drawing for free: refused, nothing refunded.
     const failure = { id, status: 'FAILURE', progress: '', failReason: 'reported by notify' };
-    await Promise.all([post(bob, '/mj/notify', failure), post(bob, '/mj/notify', failure), post(bob, '/mj/notify', failure)]);
-    expect((await get(bob, `/mj/task/${id}/fetch`)).body).toMatchObject({ status: 'IN_PROGRESS', failReason: '' });
+    const claims = await Promise.all([post(bob, '/mj/notify', failure), post(bob, '/mj/notify', failure), post(bob, '/mj/notify', failure)]);
+    expect(claims.map((c) => c.status)).toEqual([400, 400, 400]);
+    expect(await row()).toEqual(stored);
     await pollUntil(bob, id, 'SUCCESS');
     expect((await balances(h, bob)).quota).toBe(before.quota - IMAGINE);
     const refunds = await h.server.ctx.db.db.selectFrom('ledger_entries').select('ref').where('kind', '=', 'refund').where('ref', 'like', 'mj:%').where('user_id', '=', bob.userId).execute();
@@ -173,7 +176,7 @@ describe.each(testDbKinds())('Midjourney relay on %s', (kind) => {
     expect(await get(bob, `/mj/task/${id}/fetch`)).toMatchObject({ status: 404, body: { code: 3 } });
     expect((await post(bob, '/mj/task/list-by-condition', { ids: [id] })).body).toEqual([]);
     expect(await post(bob, '/mj/submit/change', { taskId: id, action: 'UPSCALE', index: 1 })).toMatchObject({ status: 404, body: { code: 3 } });
-    expect(await post(bob, '/mj/notify', { id, status: 'FAILURE', failReason: 'x' })).toMatchObject({ status: 404, body: { code: 3 } });
+    expect(await post(bob, '/mj/notify', { id, status: 'FAILURE', failReason: 'x' })).toMatchObject({ status: 400, body: { code: 4 } });
     expect(await balances(h, bob)).toEqual(before);
     // The admin list sees it with its channel; bob's own list does not.
     const own = await h.root.get('/api/mj/?p=0&channel_id=&mj_id=&start_timestamp=&end_timestamp=');

@@ -4,19 +4,27 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { documentOnlyValidator, fastifySchema } from '../../http/schema.js';
 import { jsonShapeMessage, jsonShapeProblem, RELAY_JSON_LIMITS } from '../../http/json-shape.js';
-import { applyMjUpdate, mjTaskJson, type MjRow } from '../../modules/tasks/mj-store.js';
+import { mjTaskJson, type MjRow } from '../../modules/tasks/mj-store.js';
 import { forwardImage, withForwardUrl } from './mj-image.js';
 import { RelayError } from '../relay-error.js';
 import { authenticateBeforeBody, earlyAuth } from '../early-auth.js';
 import { authenticateToken, type RelayAuth } from '../token-auth.js';
 import { invalid, MJ_NOT_FOUND, MJ_SYSTEM, MJ_VALIDATION, MjError } from './mj-action.js';
 import { bodyTooLargeMessage } from '../../http/errors.js';
+import { applySignedNotify, unsignedNotify, verifiedClaim, type NotifyClaim } from './mj-notify.js';
 import { originChannel, submitMj } from './mj-submit.js';
 
-type Deps = Pick<AppContext, 'db' | 'options' | 'relay' | 'quotaLedger' | 'config' | 'rateLimitStore'>;
+type Deps = Pick<AppContext, 'db' | 'options' | 'relay' | 'quotaLedger' | 'config' | 'rateLimitStore' | 'secrets'>;
 
 const SEED_TIMEOUT_MS = 30_000;
 const LIST_MAX_IDS = 500;
+/** A proxy's task JSON (prompt, buttons, properties) is a few KB. */
+const NOTIFY_BODY_LIMIT = 256 * 1024;
+
+/** Routes that take no API key: the image (an <img> sends none) and the notify callback (signed instead). */
+const KEYLESS = new Set(['/image/:id', '/notify']);
+const claims = new WeakMap<FastifyRequest, NotifyClaim>();
+const pathOf = (req: FastifyRequest) => (req.routeOptions.config as { mjPath?: string } | undefined)?.mjPath ?? '';
 
 /** The proxy's clients send the key as `mj-api-secret`; Bearer works too. */
 async function mjAuth(ctx: Deps, req: FastifyRequest): Promise<RelayAuth> {
@@ -55,7 +63,7 @@ async function answer(reply: FastifyReply, fn: () => Promise<unknown>): Promise<
 /**
  * The Midjourney proxy relay (providers-china-and-tasks §8) on `/mj/*` and `/mj-{mode}/mj/*`:
  * submits go upstream (billing in mj-submit.ts); fetch and list-by-condition are answered from the
- * local store with the caller's own tasks only; notify updates the caller's own task.
+ * local store with the caller's own tasks only; notify takes the proxy's signed callback (mj-notify.ts).
  */
 export async function mjRoutes(app: FastifyInstance, ctx: Deps): Promise<void> {
   await app.register(async (scope) => {
@@ -74,19 +82,29 @@ export async function mjRoutes(app: FastifyInstance, ctx: Deps): Promise<void> {
       reply.header('access-control-allow-origin', '*');
       done();
     });
-    authenticateBeforeBody(scope, (req) => mjAuth(ctx, req), (req) => (req.routeOptions.url ?? '').endsWith('/image/:id'));
+    authenticateBeforeBody(scope, (req) => mjAuth(ctx, req), (req) => KEYLESS.has(pathOf(req)));
+    // The notify callback's signature is in its URL: checked before its body is read, like a key.
+    scope.addHook('preParsing', async (req, _reply, payload) => {
+      if (pathOf(req) !== '/notify') return payload;
+      const claim = verifiedClaim(ctx, req.query);
+      if (!claim) throw unsignedNotify(langFromHeader(req.headers['accept-language']));
+      claims.set(req, claim);
+      return payload;
+    });
     for (const [path, c] of Object.entries(MJ_RELAY_PATHS)) {
       for (const prefix of ['/mj', '/mj-:mode/mj']) {
         const url = `${prefix}${path}`;
         const schema = fastifySchema(`${c.method} ${url}` as ApiRouteKey);
-        scope.route({ method: c.method, url, schema, handler: (req, reply) => answer(reply, () => handle(ctx, req, reply, path)) });
+        const bodyLimit = path === '/notify' ? { bodyLimit: NOTIFY_BODY_LIMIT } : {};
+        scope.route({ method: c.method, url, schema, config: { mjPath: path }, ...bodyLimit, handler: (req, reply) => answer(reply, () => handle(ctx, req, reply, path)) });
       }
     }
   });
 }
 
 async function handle(ctx: Deps, req: FastifyRequest, reply: FastifyReply, path: string): Promise<unknown> {
-  if (path === '/image/:id') return forwardImage(ctx, (req.params as { id: string }).id, reply);
+  if (path === '/image/:id') return forwardImage(ctx, req, (req.params as { id: string }).id, reply);
+  if (path === '/notify') return applySignedNotify(ctx, claims.get(req)!, bodyOf(req), req.log);
   const auth = earlyAuth(req);
   const view = (row: MjRow) => withForwardUrl(ctx, mjTaskJson(row));
   const db = ctx.db.db;
@@ -115,20 +133,6 @@ async function handle(ctx: Deps, req: FastifyRequest, reply: FastifyReply, path:
       });
       if (r.status !== 200 || !r.json || typeof r.json !== 'object') throw new MjError(502, MJ_SYSTEM, `upstream answered ${r.status}`);
       return r.json;
-    }
-    case '/notify': {
-      const body = bodyOf(req);
-      const mjId = typeof body.id === 'string' ? body.id : '';
-      const row = mjId ? await own(mjId) : undefined;
-      if (!row) throw new MjError(404, MJ_NOT_FOUND, `task_not_found: ${mjId || '(empty)'}`);
-      // Any holder of the task's API key can post here, so its word is not a failure: a failure
-      // refunds the charge, and only the poller (asking the upstream with the channel's key) may
-      // declare one. Progress, results and a success are taken as reported.
-      const reported: Record<string, unknown> = { ...body };
-      delete reported.failReason;
-      if (reported.status === 'FAILURE') delete reported.status;
-      await applyMjUpdate(ctx, row, reported);
-      return { code: 1, description: 'success', result: mjId };
     }
     default:
       return submitMj(ctx, req, auth, path, bodyOf(req));
