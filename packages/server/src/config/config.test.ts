@@ -24,6 +24,7 @@ describe('loadConfig', () => {
     expect(c.rateLimits.relayToken.enabled).toBe(false);
     expect(c.bodyLimits).toEqual({ relayJson: 20 * 1024 * 1024, relayAudio: 30 * 1024 * 1024, api: 2 * 1024 * 1024 });
     expect(c.trustedProxies).toEqual([]);
+    expect(c.realtimeMaxSocketsPerToken).toBe(8);
     expect(Object.isFrozen(c)).toBe(true);
   });
 
@@ -48,6 +49,7 @@ describe('loadConfig', () => {
       MAX_REQUEST_BODY_MB: '8',
       MAX_AUDIO_BODY_MB: '50',
       MAX_API_BODY_MB: '4',
+      REALTIME_MAX_SOCKETS_PER_TOKEN: '3',
     }, '/w');
     expect(c).toMatchObject({
       port: 8080,
@@ -62,7 +64,9 @@ describe('loadConfig', () => {
       syncFrequencySec: 30,
       redisConnString: 'redis://127.0.0.1:6379',
       initialRootPassword: 'secret-pass',
+      realtimeMaxSocketsPerToken: 3,
     });
+    expect(loadConfig({ REALTIME_MAX_SOCKETS_PER_TOKEN: '0' }).realtimeMaxSocketsPerToken).toBe(0);
     expect(c.rateLimits.globalApi).toEqual({ enabled: true, max: 10, windowSec: 60 });
     expect(c.rateLimits.critical.enabled).toBe(false);
     expect(c.rateLimits.relayToken).toEqual({ enabled: true, max: 100, windowSec: 10 });
@@ -84,6 +88,8 @@ describe('loadConfig', () => {
     ['MAX_REQUEST_BODY_MB', '0'],
     ['MAX_AUDIO_BODY_MB', '2048'],
     ['MAX_API_BODY_MB', 'two'],
+    ['REALTIME_MAX_SOCKETS_PER_TOKEN', '-1'],
+    ['REALTIME_MAX_SOCKETS_PER_TOKEN', 'many'],
     ['TRUSTED_PROXIES', '10.0.0.0/8,nginx'],
     ['TRUSTED_PROXIES', '10.0.0.0/33'],
     ['TRUSTED_PROXIES', '2001:db8::/129'],

@@ -58,6 +58,11 @@ export interface Config {
     relayAudio: number;
     api: number;
   };
+  /**
+   * REALTIME_MAX_SOCKETS_PER_TOKEN: `/v1/realtime` sockets one API token may hold open at once
+   * (0 = no cap); counted in the rate-limit store, so across nodes when Redis is configured.
+   */
+  realtimeMaxSocketsPerToken: number;
   relayTimeoutSec: number;
   /** Seconds to wait for a stream's response headers before trying another channel (0 = none). */
   relayFirstByteTimeoutSec: number;
@@ -222,6 +227,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
       relayAudio: megabytes(env, 'MAX_AUDIO_BODY_MB', 30),
       api: megabytes(env, 'MAX_API_BODY_MB', 2),
     },
+    realtimeMaxSocketsPerToken: int(env, 'REALTIME_MAX_SOCKETS_PER_TOKEN', 8, 0),
     relayTimeoutSec: int(env, 'RELAY_TIMEOUT', 0, 0),
     relayFirstByteTimeoutSec: int(env, 'RELAY_FIRST_BYTE_TIMEOUT', 60, 0),
     streamingTimeoutSec: int(env, 'STREAMING_TIMEOUT', 60, 1),

@@ -4,102 +4,26 @@ import { OpenAIRealtimeWS } from 'openai/beta/realtime/ws';
 import { REALTIME_AUDIO_BYTES_PER_TOKEN, startFakeRealtime, type FakeRealtime } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import {
+  connectRealtime,
+  expectedRealtimeQuota,
+  RealtimeClient,
+  realtimeUrl,
+  refusedUpgrade,
+  REALTIME_MODEL as MODEL,
+  settledLedger as settled,
+  textTurn,
+  type RtUsage,
+} from '../test-support/realtime-client.js';
 import { addCaller, addChannel, balances, consumeLogs, startRelayHarness, type RelayHarness, type TestCaller } from '../test-support/relay-fixtures.js';
 import { testDbKinds } from '../test-support/test-db.js';
 
-const MODEL = 'gpt-4o-realtime-preview';
 let h: RelayHarness;
 let rt: FakeRealtime;
 
-
-type Event = Record<string, unknown> & { type: string };
-
-/** A `ws` client with an ordered inbox: `next(type)` waits for the next event of that type. */
-class Client {
-  readonly events: Event[] = [];
-  private read = 0;
-  private waiters: Array<() => void> = [];
-  readonly closed: Promise<{ code: number; reason: string }>;
-
-  constructor(readonly ws: WebSocket) {
-    ws.on('message', (data) => {
-      this.events.push(JSON.parse(String(data)) as Event);
-      for (const w of this.waiters.splice(0)) w();
-    });
-    this.closed = once(ws, 'close').then(([code, reason]) => ({ code: code as number, reason: String(reason) }));
-  }
-
-  async next(type: string): Promise<Event> {
-    for (;;) {
-      const i = this.events.findIndex((e, idx) => idx >= this.read && e.type === type);
-      if (i >= 0) {
-        this.read = i + 1;
-        return this.events[i]!;
-      }
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
-    }
-  }
-
-  send(event: Record<string, unknown>): void {
-    this.ws.send(JSON.stringify(event));
-  }
-}
-
-function wsUrl(model = MODEL): string {
-  return `${h.server.url.replace(/^http/, 'ws')}/v1/realtime?model=${encodeURIComponent(model)}`;
-}
-
-async function connect(c: Pick<TestCaller, 'key'>, model = MODEL): Promise<Client> {
-  const ws = new WebSocket(wsUrl(model), { headers: { authorization: `Bearer sk-${c.key}` } });
-  const client = new Client(ws);
-  await once(ws, 'open');
-  return client;
-}
-
-/** The HTTP answer to an upgrade that was refused. */
-async function refused(headers: Record<string, string>, model = MODEL): Promise<{ status: number; body: { error: Record<string, unknown> } }> {
-  const ws = new WebSocket(wsUrl(model), { headers });
-  ws.on('error', () => undefined);
-  const [, res] = (await once(ws, 'unexpected-response')) as [unknown, import('node:http').IncomingMessage];
-  const chunks: Buffer[] = [];
-  for await (const c of res) chunks.push(c as Buffer);
-  ws.terminate();
-  return { status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as { error: Record<string, unknown> } };
-}
-
-/** Waits until every hold of the session was settled or released (the release runs after the sockets closed). */
-async function settledLedger(): Promise<void> {
-  const open = async () => (await h.server.ctx.db.db.selectFrom('reservations').select('request_id').execute()).length;
-  for (let i = 0; i < 150 && (await open()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
-  expect(await open()).toBe(0);
-  expect(h.server.ctx.relay.ledger.openCount).toBe(0);
-}
-
-/**
- * gpt-4o-realtime-preview: ModelRatio 2.5, completion ratio 4 (gpt-4o*), cache ratio 0.5,
- * audio ratio 20 and audio completion ratio 2 (reference §5.1), group ratio 1.
- */
-function expectedQuota(u: { input_tokens: number; output_tokens: number; input_token_details: { cached_tokens: number; audio_tokens: number }; output_token_details: { audio_tokens: number } }): number {
-  const cached = u.input_token_details.cached_tokens;
-  const audioIn = u.input_token_details.audio_tokens;
-  const audioOut = u.output_token_details.audio_tokens;
-  const textIn = u.input_tokens - cached - audioIn;
-  const textOut = u.output_tokens - audioOut;
-  const text = textIn + cached * 0.5 + Math.round(textOut * 4);
-  const audio = audioIn || audioOut ? Math.round(audioIn * 20 + audioOut * 20 * 2) : 0;
-  return Math.round((text + audio) * 2.5);
-}
-
-type RtUsage = Parameters<typeof expectedQuota>[0];
-
-async function textTurn(client: Client, text: string): Promise<RtUsage> {
-  client.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } });
-  await client.next('conversation.item.created');
-  client.send({ type: 'response.create', response: { modalities: ['text'] } });
-  await client.next('response.created');
-  const done = await client.next('response.done');
-  return (done.response as { usage: RtUsage }).usage;
-}
+const connect = (c: Pick<TestCaller, 'key'>, model = MODEL) => connectRealtime(h, c, model);
+const refused = (headers: Record<string, string>, model = MODEL) => refusedUpgrade(h, headers, model);
+const settledLedger = (outcomes: { userId: number; count: number }) => settled(h, outcomes);
 
 describe.each(testDbKinds())('GET /v1/realtime (WebSocket relay) on %s', (kind) => {
   beforeAll(async () => {
@@ -135,10 +59,10 @@ describe.each(testDbKinds())('GET /v1/realtime (WebSocket relay) on %s', (kind) 
     expect(u2.usage.output_token_details.audio_tokens).toBe(30);
     client.ws.close(1000, 'bye');
     await client.closed;
-    await settledLedger();
+    await settledLedger({ userId: c.userId, count: 3 });
 
-    const q1 = expectedQuota(u1);
-    const q2 = expectedQuota(u2.usage);
+    const q1 = expectedRealtimeQuota(u1);
+    const q2 = expectedRealtimeQuota(u2.usage);
     expect([q1, q2]).toEqual([73, 3181]);
     const after = await balances(h, c);
     expect(before.quota - after.quota).toBe(q1 + q2);
@@ -182,22 +106,22 @@ describe.each(testDbKinds())('GET /v1/realtime (WebSocket relay) on %s', (kind) 
     expect(text).toBe('Hello from the fake realtime model');
     rtc.close();
     await once(rtc.socket, 'close');
-    await settledLedger();
+    await settledLedger({ userId: c.userId, count: 2 });
     const after = await balances(h, c);
-    expect(before.quota - after.quota).toBe(expectedQuota(usage));
-    expect((await consumeLogs(h, c.userId)).map((l) => Number(l.quota))).toEqual([expectedQuota(usage)]);
+    expect(before.quota - after.quota).toBe(expectedRealtimeQuota(usage));
+    expect((await consumeLogs(h, c.userId)).map((l) => Number(l.quota))).toEqual([expectedRealtimeQuota(usage)]);
   });
 
   it('accepts the token in the browser subprotocol list and answers with `realtime`', async () => {
     const c = await addCaller(h);
-    const ws = new WebSocket(wsUrl(), ['realtime', `openai-insecure-api-key.sk-${c.key}`, 'openai-beta.realtime-v1']);
-    const client = new Client(ws);
+    const ws = new WebSocket(realtimeUrl(h), ['realtime', `openai-insecure-api-key.sk-${c.key}`, 'openai-beta.realtime-v1']);
+    const client = new RealtimeClient(ws);
     await once(ws, 'open');
     expect(ws.protocol).toBe('realtime');
     await client.next('session.created');
     ws.close();
     await client.closed;
-    await settledLedger();
+    await settledLedger({ userId: c.userId, count: 1 });
   });
 
   it('Azure channels: /openai/realtime?api-version=&deployment= with api-key', async () => {
@@ -207,15 +131,15 @@ describe.each(testDbKinds())('GET /v1/realtime (WebSocket relay) on %s', (kind) 
     const u = await textTurn(client, 'Hi there');
     client.ws.close();
     await client.closed;
-    await settledLedger();
+    await settledLedger({ userId: c.userId, count: 2 });
     const upstream = rt.connections.at(-1)!;
     expect(upstream.path).toBe('/openai/realtime');
     expect(upstream.query).toEqual({ 'api-version': '2024-10-01-preview', deployment: 'gpt-4o-realtime-preview' });
     expect(upstream.headers['api-key']).toBe('azure-key');
     expect(upstream.headers.authorization).toBeUndefined();
     const after = await balances(h, c);
-    expect(before.quota - after.quota).toBe(expectedQuota(u));
-    expect((await consumeLogs(h, c.userId)).map((l) => Number(l.quota))).toEqual([expectedQuota(u)]);
+    expect(before.quota - after.quota).toBe(expectedRealtimeQuota(u));
+    expect((await consumeLogs(h, c.userId)).map((l) => Number(l.quota))).toEqual([expectedRealtimeQuota(u)]);
   });
 
   it('refuses a wrong token, an unknown model and a plain GET before upgrading; nothing is reserved', async () => {
@@ -234,19 +158,44 @@ describe.each(testDbKinds())('GET /v1/realtime (WebSocket relay) on %s', (kind) 
     expect(h.server.ctx.relay.ledger.openCount).toBe(0);
   });
 
-  it('upstream closing mid-response: the client is closed with its code, the unfinished response costs nothing', async () => {
+  it('upstream closing mid-response after output came through: the client gets its code, the response costs at least its hold', async () => {
     const c = await addCaller(h);
     const before = await balances(h, c);
     rt.setCloseMidResponse(1);
     try {
       const client = await connect(c);
       client.send({ type: 'response.create', response: { modalities: ['text'] } });
-      await client.next('response.created');
+      expect((await client.next('response.text.delta')).delta).toBe('Hello');
       expect(await client.closed).toEqual({ code: 1011, reason: 'upstream failure' });
     } finally {
       rt.setCloseMidResponse(null);
     }
-    await settledLedger();
+    await settledLedger({ userId: c.userId, count: 1 });
+    // Counted: 1 output token ("Hello"), round(1 × 4) × 2.5 = 10; the hold (PreConsumedQuota 500
+    // tokens: round(500 × 4) × 2.5 = 5 000) is the floor, since the input side is unknown.
+    const after = await balances(h, c);
+    expect(before.quota - after.quota).toBe(5000);
+    expect(before.remain - after.remain).toBe(5000);
+    expect(after.tokenUsed).toBe(5000);
+    const logs = await consumeLogs(h, c.userId);
+    expect(logs.map((l) => [Number(l.quota), Number(l.prompt_tokens), Number(l.completion_tokens)])).toEqual([[5000, 0, 1]]);
+    expect(JSON.parse(logs[0]!.other)).toMatchObject({ ws: true, estimated: true });
+  });
+
+  it('upstream closing after response.created but before any output: the hold goes back, nothing is charged', async () => {
+    const c = await addCaller(h);
+    const before = await balances(h, c);
+    rt.setPauseMidResponse(1, 0);
+    try {
+      const client = await connect(c);
+      client.send({ type: 'response.create', response: { modalities: ['text'] } });
+      await client.next('response.created');
+      rt.closeAll(1011, 'upstream failure');
+      expect(await client.closed).toEqual({ code: 1011, reason: 'upstream failure' });
+    } finally {
+      rt.setPauseMidResponse(null);
+    }
+    await settledLedger({ userId: c.userId, count: 1 });
     expect(await balances(h, c)).toEqual(before);
     expect(await consumeLogs(h, c.userId)).toHaveLength(0);
   });
@@ -255,13 +204,13 @@ describe.each(testDbKinds())('GET /v1/realtime (WebSocket relay) on %s', (kind) 
     const c = await addCaller(h, { quota: 100 });
     const client = await connect(c);
     const u1 = await textTurn(client, 'Tell me a joke please');
-    expect(expectedQuota(u1)).toBe(73);
+    expect(expectedRealtimeQuota(u1)).toBe(73);
     await textTurn(client, 'And another one');
     const error = await client.next('error');
     expect(error.event_id).toMatch(/^evt_/);
     expect(error.error).toMatchObject({ type: 'insufficient_quota' });
     expect((await client.closed).code).toBe(1008);
-    await settledLedger();
+    await settledLedger({ userId: c.userId, count: 2 });
     const after = await balances(h, c);
     expect(after.quota).toBe(0);
     expect(after.userUsed).toBe(100);

@@ -2,6 +2,7 @@ export { startFakeRealtime, type FakeRealtime, type FakeRealtimeOptions, type Re
 export {
   FAKE_REALTIME_REPLY,
   REALTIME_AUDIO_BYTES_PER_TOKEN,
+  REALTIME_AUDIO_OUTPUT_BYTES_PER_TOKEN,
   REALTIME_AUDIO_TOKENS_PER_WORD,
   realtimeTextTokens,
   realtimeUsage,

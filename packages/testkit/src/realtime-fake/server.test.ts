@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { FAKE_REALTIME_REPLY, REALTIME_AUDIO_BYTES_PER_TOKEN, startFakeRealtime, type FakeRealtime } from './index.js';
+import { FAKE_REALTIME_REPLY, REALTIME_AUDIO_BYTES_PER_TOKEN, REALTIME_AUDIO_OUTPUT_BYTES_PER_TOKEN, REALTIME_AUDIO_TOKENS_PER_WORD, startFakeRealtime, type FakeRealtime } from './index.js';
 
 let fake: FakeRealtime;
 beforeAll(async () => {
@@ -70,6 +70,47 @@ describe('realtime fake', () => {
     c.ws.close();
     await once(c.ws, 'close');
     expect(fake.connections.at(-1)!.received).toEqual(['conversation.item.create', 'response.create', 'input_audio_buffer.append', 'input_audio_buffer.commit', 'response.create', 'no.such.event']);
+  });
+
+  it('sends each reply word as 50 ms of pcm16 per audio token it bills (OpenAI: 1 token per 50 ms of assistant audio)', async () => {
+    const c = await open(openaiUrl(), { authorization: 'Bearer sk-good' });
+    c.ws.send(JSON.stringify({ type: 'response.create', response: { modalities: ['audio', 'text'] } }));
+    const done = (await c.next('response.done')).response as { usage: { output_token_details: { audio_tokens: number } } };
+    const bytes = c.events.filter((e) => e.type === 'response.audio.delta').reduce((n, e) => n + Buffer.from(e.delta as string, 'base64').length, 0);
+    expect(REALTIME_AUDIO_TOKENS_PER_WORD * REALTIME_AUDIO_OUTPUT_BYTES_PER_TOKEN).toBe(12_000);
+    expect(bytes / REALTIME_AUDIO_OUTPUT_BYTES_PER_TOKEN).toBe(done.usage.output_token_details.audio_tokens);
+    c.ws.close();
+  });
+
+  it('a paused response stays in progress: a second response.create is refused, resume or response.cancel ends it', async () => {
+    fake.setPauseMidResponse(1, 2);
+    const c = await open(openaiUrl(), { authorization: 'Bearer sk-good' });
+    fake.setPauseMidResponse(null);
+    c.ws.send(JSON.stringify({ type: 'response.create', response: { modalities: ['text'] } }));
+    expect((await c.next('response.text.delta')).delta).toBe('Hello');
+    expect((await c.next('response.text.delta')).delta).toBe(' from');
+    c.ws.send(JSON.stringify({ type: 'response.create', event_id: 'evt_2' }));
+    expect((await c.next('error')).error).toMatchObject({ code: 'conversation_already_has_active_response', event_id: 'evt_2' });
+    expect(c.events.some((e) => e.type === 'response.done')).toBe(false);
+    // Cancelled after two words: those are what it reports (and what joins the conversation).
+    c.ws.send(JSON.stringify({ type: 'response.cancel' }));
+    const cancelled = (await c.next('response.done')).response as Record<string, unknown>;
+    expect(cancelled).toMatchObject({ status: 'cancelled', status_details: { type: 'cancelled', reason: 'client_cancelled' } });
+    expect(cancelled.usage).toMatchObject({ input_tokens: 0, output_tokens: 2 });
+    c.ws.send(JSON.stringify({ type: 'response.cancel' }));
+    expect(((await c.next('error')).error as Record<string, unknown>).code).toBe('response_cancel_not_active');
+    c.ws.close();
+
+    fake.setPauseMidResponse(1, 1);
+    const d = await open(openaiUrl(), { authorization: 'Bearer sk-good' });
+    fake.setPauseMidResponse(null);
+    d.ws.send(JSON.stringify({ type: 'response.create', response: { modalities: ['text'] } }));
+    await d.next('response.text.delta');
+    fake.resumeAll();
+    const done = (await d.next('response.done')).response as Record<string, unknown>;
+    expect(done).toMatchObject({ status: 'completed', usage: { output_tokens: 6 } });
+    expect(d.events.filter((e) => e.type === 'response.text.delta').map((e) => e.delta).join('')).toBe(FAKE_REALTIME_REPLY);
+    d.ws.close();
   });
 
   it('refuses a wrong key in-band as OpenAI does: an invalid_api_key error event, then close 3000', async () => {

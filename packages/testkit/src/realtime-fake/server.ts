@@ -35,6 +35,14 @@ export interface FakeRealtime {
   connections: RealtimeConnection[];
   /** From now on, each new session closes with 1011 mid-way through its `n`th response (null: never). */
   setCloseMidResponse(n: number | null): void;
+  /**
+   * From now on, each new session's `n`th response stops after `afterWords` reply words (their
+   * deltas sent) and stays in progress, as a model still generating does, until `resumeAll()` or
+   * the client's `response.cancel` (null: never).
+   */
+  setPauseMidResponse(n: number | null, afterWords?: number): void;
+  /** Lets every paused response run to its `response.done`. */
+  resumeAll(): void;
   /** Closes every open session from the server side. */
   closeAll(code: number, reason: string): void;
   close(): Promise<void>;
@@ -67,6 +75,8 @@ export async function startFakeRealtime(opts: FakeRealtimeOptions = {}): Promise
   const live = new Set<WebSocket>();
   const sockets = new Set<Socket>();
   let closeMidResponse: number | undefined;
+  let pauseMidResponse: { n: number; afterWords: number } | undefined;
+  const sessions = new Set<RealtimeSession>();
   const wss = new WebSocketServer({
     noServer: true,
     // Browsers offer `realtime` plus the key and beta markers: select `realtime` (the one OpenAI answers).
@@ -95,7 +105,8 @@ export async function startFakeRealtime(opts: FakeRealtimeOptions = {}): Promise
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       const model = (azure ? url.searchParams.get('deployment') : url.searchParams.get('model')) ?? '';
-      const session = new RealtimeSession(ws, { model, reply: opts.reply ?? FAKE_REALTIME_REPLY, closeMidResponse });
+      const session = new RealtimeSession(ws, { model, reply: opts.reply ?? FAKE_REALTIME_REPLY, closeMidResponse, pauseMidResponse });
+      sessions.add(session);
       const conn: RealtimeConnection = { path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, protocol: ws.protocol, model, received: session.received };
       connections.push(conn);
       live.add(ws);
@@ -106,6 +117,7 @@ export async function startFakeRealtime(opts: FakeRealtimeOptions = {}): Promise
       };
       ws.on('close', (code) => {
         live.delete(ws);
+        sessions.delete(session);
         conn.closed = { code, by: serverClosing ? 'server' : 'client' };
       });
       if (!azure && opts.apiKeys && (!key || !opts.apiKeys.includes(key))) {
@@ -143,6 +155,12 @@ export async function startFakeRealtime(opts: FakeRealtimeOptions = {}): Promise
     connections,
     setCloseMidResponse(n) {
       closeMidResponse = n ?? undefined;
+    },
+    setPauseMidResponse(n, afterWords = 1) {
+      pauseMidResponse = n === null ? undefined : { n, afterWords };
+    },
+    resumeAll() {
+      for (const s of sessions) s.resume();
     },
     closeAll(code, reason) {
       for (const ws of live) ws.close(code, reason);

@@ -9,10 +9,12 @@ import type { WebSocket } from 'ws';
  *
  * Token counts are deterministic so tests can compute a bill: a text token per whitespace-separated
  * word, an audio input token per 4 800 bytes of pcm16 (100 ms at 24 kHz), 5 audio output tokens per
- * reply word. Every response reads the whole conversation; what an earlier response already read
- * is reported as cached (the prompt cache).
+ * reply word, each sent as 2 400 bytes of pcm16 (50 ms: OpenAI counts assistant audio at 1 token per
+ * 50 ms, user audio at 1 per 100 ms). Every response reads the whole conversation; what an earlier
+ * response already read is reported as cached (the prompt cache).
  */
 export const REALTIME_AUDIO_BYTES_PER_TOKEN = 4800;
+export const REALTIME_AUDIO_OUTPUT_BYTES_PER_TOKEN = 2400;
 export const REALTIME_AUDIO_TOKENS_PER_WORD = 5;
 export const FAKE_REALTIME_REPLY = 'Hello from the fake realtime model';
 
@@ -52,6 +54,8 @@ export interface SessionOptions {
   reply: string;
   /** Close the socket (code 1011) after this many `response.created` events, before the response completes. */
   closeMidResponse?: number;
+  /** The `n`th response stops after `afterWords` reply words until `resume()` (or `response.cancel`). */
+  pauseMidResponse?: { n: number; afterWords: number };
 }
 
 type Json = Record<string, unknown>;
@@ -62,6 +66,7 @@ export class RealtimeSession {
   private readTokens = { text: 0, audio: 0 };
   private audioBuffer = 0;
   private responses = 0;
+  private active: ActiveResponse | undefined;
   private config: Json;
   /** Client event types received, in order (tests assert what reached the upstream). */
   readonly received: string[] = [];
@@ -139,10 +144,11 @@ export class RealtimeSession {
         return;
       }
       case 'response.create':
-        this.respond((event.response as Json | undefined) ?? {});
+        this.respond((event.response as Json | undefined) ?? {}, eventId);
         return;
       case 'response.cancel':
-        // Responses here complete before the next client event is read: nothing is in progress.
+        // Only a paused response is still in progress when the next client event is read.
+        if (this.active) return this.active.cancel();
         return this.error('invalid_request_error', 'response_cancel_not_active', 'Cancellation failed: no active response found', null, eventId);
       default:
         this.error('invalid_request_error', 'invalid_value', `Invalid value: '${type}'. Supported values are: 'session.update', 'input_audio_buffer.append', 'input_audio_buffer.commit', 'conversation.item.create', 'response.create' and 'response.cancel'.`, 'type', eventId);
@@ -159,43 +165,90 @@ export class RealtimeSession {
     this.send({ type: 'conversation.item.created', previous_item_id: previous, item: { ...item, id: stored.id, object: 'realtime.item', status: 'completed' } });
   }
 
-  private respond(options: Json): void {
+  /** A response cannot start while another is in progress (a paused one), as OpenAI refuses it. */
+  private respond(options: Json, eventId: string | null): void {
+    if (this.active) return this.error('invalid_request_error', 'conversation_already_has_active_response', 'Conversation already has an active response', null, eventId);
     this.responses += 1;
     const modalities = Array.isArray(options.modalities) ? options.modalities : (this.config.modalities as unknown[]);
     const audio = modalities.includes('audio');
     const responseId = this.id('resp');
     const itemId = this.id('item');
     const base = { object: 'realtime.response', id: responseId };
-    this.send({ type: 'response.created', response: { ...base, status: 'in_progress', status_details: null, output: [], usage: null } });
     const item = { id: itemId, object: 'realtime.item', type: 'message', status: 'in_progress', role: 'assistant', content: [] as Json[] };
-    this.send({ type: 'response.output_item.added', response_id: responseId, output_index: 0, item });
-    const part = audio ? { type: 'audio', transcript: '' } : { type: 'text', text: '' };
     const at = { response_id: responseId, item_id: itemId, output_index: 0, content_index: 0 };
-    this.send({ type: 'response.content_part.added', ...at, part });
     const words = this.opts.reply.split(' ');
-    words.forEach((w, i) => {
-      const delta = i === 0 ? w : ` ${w}`;
-      if (audio) {
-        this.send({ type: 'response.audio.delta', ...at, delta: Buffer.alloc(48, i).toString('base64') });
-        this.send({ type: 'response.audio_transcript.delta', ...at, delta });
-      } else this.send({ type: 'response.text.delta', ...at, delta });
-      if (i === 0 && this.opts.closeMidResponse === this.responses) this.ws.close(1011, 'upstream failure');
-    });
-    if (this.ws.readyState !== this.ws.OPEN) return;
-    const reply = this.opts.reply;
-    if (audio) {
-      this.send({ type: 'response.audio.done', ...at });
-      this.send({ type: 'response.audio_transcript.done', ...at, transcript: reply });
-    } else this.send({ type: 'response.text.done', ...at, text: reply });
-    const donePart = audio ? { type: 'audio', transcript: reply } : { type: 'text', text: reply };
-    this.send({ type: 'response.content_part.done', ...at, part: donePart });
-    const doneItem = { ...item, status: 'completed', content: [donePart] };
-    this.send({ type: 'response.output_item.done', response_id: responseId, output_index: 0, item: doneItem });
-    const context = this.items.reduce((s, it) => ({ text: s.text + it.text, audio: s.audio + it.audio }), { text: 0, audio: 0 });
-    const usage = realtimeUsage(context, this.readTokens, realtimeTextTokens(reply), audio);
-    this.readTokens = context;
-    // The reply joins the conversation: the next response reads it as input.
-    this.items.push({ id: itemId, text: realtimeTextTokens(reply), audio: audio ? realtimeTextTokens(reply) * REALTIME_AUDIO_TOKENS_PER_WORD : 0 });
-    this.send({ type: 'response.done', response: { ...base, status: 'completed', status_details: null, output: [doneItem], usage } });
+    const pause = this.opts.pauseMidResponse?.n === this.responses ? this.opts.pauseMidResponse.afterWords : undefined;
+    const active: ActiveResponse = { steps: [], sent: 0, pauseAfter: pause, cancel: () => undefined };
+    this.send({ type: 'response.created', response: { ...base, status: 'in_progress', status_details: null, output: [], usage: null } });
+    this.send({ type: 'response.output_item.added', response_id: responseId, output_index: 0, item });
+    this.send({ type: 'response.content_part.added', ...at, part: audio ? { type: 'audio', transcript: '' } : { type: 'text', text: '' } });
+    words.forEach((w, i) =>
+      active.steps.push(() => {
+        const delta = i === 0 ? w : ` ${w}`;
+        if (audio) {
+          // Audio that lasts as long as the tokens it is billed as (REALTIME_AUDIO_OUTPUT_BYTES_PER_TOKEN).
+          this.send({ type: 'response.audio.delta', ...at, delta: Buffer.alloc(REALTIME_AUDIO_TOKENS_PER_WORD * REALTIME_AUDIO_OUTPUT_BYTES_PER_TOKEN, i).toString('base64') });
+          this.send({ type: 'response.audio_transcript.delta', ...at, delta });
+        } else this.send({ type: 'response.text.delta', ...at, delta });
+        active.sent = i + 1;
+        if (i === 0 && this.opts.closeMidResponse === this.responses) this.ws.close(1011, 'upstream failure');
+      }),
+    );
+    /** Ends the response with the words sent so far: all of them (completed) or fewer (cancelled). */
+    const finish = (status: 'completed' | 'cancelled') => {
+      this.active = undefined;
+      const reply = words.slice(0, active.sent).join(' ');
+      const donePart = audio ? { type: 'audio', transcript: reply } : { type: 'text', text: reply };
+      if (status === 'completed') {
+        if (audio) {
+          this.send({ type: 'response.audio.done', ...at });
+          this.send({ type: 'response.audio_transcript.done', ...at, transcript: reply });
+        } else this.send({ type: 'response.text.done', ...at, text: reply });
+        this.send({ type: 'response.content_part.done', ...at, part: donePart });
+      }
+      const doneItem = { ...item, status: status === 'completed' ? 'completed' : 'incomplete', content: [donePart] };
+      this.send({ type: 'response.output_item.done', response_id: responseId, output_index: 0, item: doneItem });
+      const context = this.items.reduce((s, it) => ({ text: s.text + it.text, audio: s.audio + it.audio }), { text: 0, audio: 0 });
+      const usage = realtimeUsage(context, this.readTokens, realtimeTextTokens(reply), audio);
+      this.readTokens = context;
+      // The reply (what was generated of it) joins the conversation: the next response reads it as input.
+      this.items.push({ id: itemId, text: realtimeTextTokens(reply), audio: audio ? realtimeTextTokens(reply) * REALTIME_AUDIO_TOKENS_PER_WORD : 0 });
+      const details = status === 'cancelled' ? { type: 'cancelled', reason: 'client_cancelled' } : null;
+      this.send({ type: 'response.done', response: { ...base, status, status_details: details, output: [doneItem], usage } });
+    };
+    active.steps.push(() => finish('completed'));
+    active.cancel = () => {
+      active.steps.length = 0;
+      finish('cancelled');
+    };
+    this.active = active;
+    this.run();
+  }
+
+  /** Sends the active response's events until it ends, pauses or the socket closes. */
+  private run(): void {
+    const active = this.active;
+    while (active && active.steps.length && this.ws.readyState === this.ws.OPEN) {
+      if (active.pauseAfter !== undefined && active.sent === active.pauseAfter) return;
+      active.steps.shift()!();
+    }
+    if (active && this.ws.readyState !== this.ws.OPEN) this.active = undefined;
+  }
+
+  /** Continues a paused response to its end. */
+  resume(): void {
+    if (!this.active) return;
+    this.active.pauseAfter = undefined;
+    this.run();
   }
 }
+
+interface ActiveResponse {
+  /** What is left to send after the opening events: one step per reply word, then the closing events. */
+  steps: Array<() => void>;
+  /** Reply words sent so far. */
+  sent: number;
+  pauseAfter: number | undefined;
+  cancel: () => void;
+}
+

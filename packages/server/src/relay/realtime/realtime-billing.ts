@@ -28,7 +28,9 @@ export function realtimeUsage(raw: unknown): Usage | undefined {
  * Money of one realtime session (docs/providers.md#realtime). Every response is its own ledger
  * request (`<session request id>-<n>`): a hold is reserved before the upstream is dialled and
  * before each next response, each `response.done` settles its usage against the hold with one
- * consume log row (`other.ws: true`), and the hold still open when the session ends is released.
+ * consume log row (`other.ws: true`). A response that ends without `response.done` but produced
+ * output is settled from a local count (`other.estimated: true`), at least its hold; the hold
+ * still open when the session ends is released only when nothing was produced under it.
  * The reference bills incrementally per response too (it writes a single log row at the end); one
  * row per response keeps every charge beside the ledger outcome that made it.
  */
@@ -44,7 +46,7 @@ export class RealtimeBilling {
     private readonly reply: FastifyReply,
     private readonly lang: Lang,
     private readonly auth: RelayAuth,
-    private readonly model: string,
+    readonly model: string,
     private readonly price: Price,
   ) {
     // What a response is assumed to cost until its usage is known: PreConsumedQuota tokens (reference §4 audio).
@@ -64,12 +66,18 @@ export class RealtimeBilling {
     return undefined;
   }
 
-  /** Settles one response's usage against the open hold; true when the whole charge was paid. */
-  async charge(ch: RuntimeChannel, usage: Usage, startedAt: number, frt: number): Promise<boolean> {
+  /**
+   * Settles one response's usage against the open hold; true when the whole charge was paid.
+   * `estimated`: the usage was counted locally from what the upstream sent (realtime-tally.ts), not
+   * reported; `unfinished`: the response ended without its `response.done`, so its input side is
+   * unknown and it costs at least the hold that was reserved for it.
+   */
+  async charge(ch: RuntimeChannel, usage: Usage, startedAt: number, frt: number, how: { estimated?: boolean; unfinished?: boolean } = {}): Promise<boolean> {
     const requestId = this.holdId;
     if (!requestId) return false;
     this.holdId = undefined;
-    const charge = usageQuota(this.price, usage);
+    const counted = usageQuota(this.price, usage);
+    const charge = how.unfinished ? Math.max(counted, this.held) : counted;
     const run: Run = {
       ctx: this.ctx,
       req: this.req,
@@ -82,14 +90,14 @@ export class RealtimeBilling {
       price: this.price,
       reserved: this.held,
       used: [ch.id],
-      logOther: { ws: true },
+      logOther: how.estimated ? { ws: true, estimated: true } : { ws: true },
     };
     const settled = await settle(run, ch, usage, charge, frt, Date.now() - startedAt);
     // Less charged than owed: the user or the token ran dry during this response.
     return settled.duplicate || settled.charged >= charge;
   }
 
-  /** Gives back the hold still open (the session ended between responses, or never started one). */
+  /** Gives back the hold still open (the session ended between responses, or its last one produced nothing). */
   async release(): Promise<void> {
     const requestId = this.holdId;
     this.holdId = undefined;

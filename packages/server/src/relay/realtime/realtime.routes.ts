@@ -14,10 +14,10 @@ import { clientSafeMessage } from '../relay-attempt.js';
 import { localError, RelayError } from '../relay-error.js';
 import { sendError } from '../relay-reply.js';
 import { assertPriced, pricingTables } from '../relay.service.js';
-import { assertModelAllowed, requestAuth } from '../token-auth.js';
+import { assertModelAllowed, requestAuth, type RelayAuth } from '../token-auth.js';
 import { mapStatus } from '../upstream.js';
 import { RealtimeBilling } from './realtime-billing.js';
-import { RealtimePipe } from './realtime-session.js';
+import { DRAIN_DEADLINE_MS, MAX_SESSION_MS, RealtimePipe } from './realtime-session.js';
 
 /**
  * `GET /v1/realtime?model=` — the Realtime API over a WebSocket (docs/providers.md#realtime).
@@ -68,7 +68,46 @@ export function installRealtimeUpgrade(app: FastifyInstance): void {
   });
 }
 
-const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, handleProtocols: (offered) => (offered.has('realtime') ? 'realtime' : false) });
+/**
+ * The client-facing WebSocket server of one app. A client frame (or message) may be as large as a
+ * `/v1` JSON body and no larger (MAX_REQUEST_BODY_MB): ws refuses a bigger one from its header,
+ * before any of its payload is buffered, and closes with 1009.
+ */
+function clientServer(ctx: RelayContext): WebSocketServer {
+  return new WebSocketServer({
+    noServer: true,
+    perMessageDeflate: false,
+    maxPayload: ctx.config.bodyLimits.relayJson,
+    handleProtocols: (offered) => (offered.has('realtime') ? 'realtime' : false),
+  });
+}
+
+/**
+ * Sockets one token holds open are slots in the rate-limit store (Redis across nodes when
+ * configured): a slot is given back when its session's last ledger outcome is written, and
+ * expires by itself (a node that died holding it) only after the longest a session can last.
+ */
+const SOCKET_SLOT_TTL_MS = MAX_SESSION_MS + DRAIN_DEADLINE_MS + 60_000;
+const socketsKey = (tokenId: number) => `RT:${tokenId}`;
+
+/** Takes one of the token's realtime socket slots; the 429 when all are taken; the function that gives it back. */
+async function takeSocketSlot(ctx: RelayContext, req: FastifyRequest, auth: RelayAuth, lang: Lang): Promise<() => void> {
+  const limit = ctx.config.realtimeMaxSocketsPerToken;
+  if (limit <= 0) return () => undefined;
+  const store = ctx.rateLimitStore;
+  const key = socketsKey(auth.token.id);
+  if (!(await store.acquireSlot(key, req.id, limit, SOCKET_SLOT_TTL_MS, Date.now()))) {
+    const err = localError(lang, 429, 'RELAY_REALTIME_SOCKETS_LIMITED', { errorCode: 'rate_limit_exceeded', detail: String(limit) });
+    err.retryAfterSec = 1;
+    throw err;
+  }
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    void Promise.resolve(store.releaseSlot(key, req.id)).catch((err: unknown) => req.log.warn({ err }, 'could not release a realtime socket slot; it expires by itself'));
+  };
+}
 
 type Dialled = { ok: true; ws: WebSocket; early: Array<[RawData, boolean]> } | { ok: false; error: RelayError; retryable: boolean };
 
@@ -93,7 +132,7 @@ async function dial(ctx: RelayContext, req: FastifyRequest, lang: Lang, ch: Runt
     return { ok: false, error: new RelayError(ue.status, ue.type, ue.code, clientSafeMessage(ue.message, ue.status, ch.target.key, lang), ue.param), retryable: ue.retryable };
   }
   return new Promise<Dialled>((resolve) => {
-    const ws = new WebSocket(url, { headers, perMessageDeflate: false, handshakeTimeout: HANDSHAKE_TIMEOUT_MS });
+    const ws = new WebSocket(url, { headers, perMessageDeflate: false, handshakeTimeout: HANDSHAKE_TIMEOUT_MS, lookup: ch.target.guard?.lookup });
     // Frames that came in the same read as the handshake are emitted before 'open' is seen by a promise: held for the pipe.
     const early: Array<[RawData, boolean]> = [];
     ws.on('message', (data, isBinary) => early.push([data, isBinary]));
@@ -115,13 +154,34 @@ async function dial(ctx: RelayContext, req: FastifyRequest, lang: Lang, ch: Runt
   });
 }
 
-async function openSession(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, lang: Lang): Promise<void> {
+async function openSession(ctx: RelayContext, wss: WebSocketServer, req: FastifyRequest, reply: FastifyReply, lang: Lang): Promise<void> {
   const pending = upgrades.get(req.raw);
   if (!pending) throw localError(lang, 426, 'RELAY_REALTIME_UPGRADE_REQUIRED', { type: 'invalid_request_error', errorCode: 'upgrade_required' });
   const auth = await requestAuth(ctx, req, lang);
   const model = String((req.query as { model?: unknown }).model ?? '').trim();
   if (!model) throw new RelayError(400, 'invalid_request_error', 'missing_model', 'model is required', 'model');
   assertModelAllowed(auth, model, lang);
+  const releaseSlot = await takeSocketSlot(ctx, req, auth, lang);
+  let piped = false;
+  try {
+    piped = await pipeSession(ctx, wss, req, reply, lang, pending, auth, model, releaseSlot);
+  } finally {
+    if (!piped) releaseSlot();
+  }
+}
+
+/** Dials the upstream and upgrades the client; true once the pipe owns the session (and its slot). */
+async function pipeSession(
+  ctx: RelayContext,
+  wss: WebSocketServer,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  lang: Lang,
+  pending: PendingUpgrade,
+  auth: RelayAuth,
+  model: string,
+  releaseSlot: () => void,
+): Promise<boolean> {
   await ctx.relay.channels.ensure();
   const tried = new Set<number>();
   let ch = auth.pinned ?? ctx.relay.channels.select(auth.group, model, tried);
@@ -156,20 +216,25 @@ async function openSession(ctx: RelayContext, req: FastifyRequest, reply: Fastif
     // The caller left while the upstream was dialled: nothing was used.
     dialled.ws.close(1000);
     await billing.release();
-    return;
+    return false;
   }
-  const pipe = new RealtimePipe(dialled.ws, ch, billing, req.id, lang, req.log, dialled.early);
+  const pipe = new RealtimePipe(dialled.ws, ch, billing, req.id, lang, req.log, dialled.early, releaseSlot);
+  // ws answers a malformed upgrade itself (400) without calling back: the pipe must still end.
+  pending.socket.once('close', () => pipe.socketClosed());
   wss.handleUpgrade(req.raw, pending.socket, pending.head, (client) => pipe.attach(client));
+  return true;
 }
 
 export function realtimeRoutes(scope: FastifyInstance, ctx: RelayContext): void {
+  const wss = clientServer(ctx);
   scope.get(PATH, { schema: fastifySchema(`GET ${PATH}` as ApiRouteKey) }, async (req, reply) => {
     const lang = langFromHeader(req.headers['accept-language']);
     try {
-      await openSession(ctx, req, reply, lang);
+      await openSession(ctx, wss, req, reply, lang);
     } catch (err) {
       if (!(err instanceof RelayError)) throw err;
       ctx.relay.observer.refused({ route: PATH, status: err.status });
+      if (err.retryAfterSec !== undefined) reply.header('retry-after', String(err.retryAfterSec));
       sendError(reply, req.id, 'openai-chat', err, false);
     }
   });
