@@ -98,3 +98,31 @@ describe('IP list options', () => {
     }
   });
 });
+
+describe('URL options and the allow list (issue 29)', () => {
+  const current = (k: OptionKey) => OPTION_REGISTRY[k].default;
+  it('takes only http(s) URLs with a host and no credentials for addresses, and http(s) links for link options', () => {
+    for (const bad of ['javascript:alert(1)', ' JAVASCRIPT:alert(1)', 'data:text/html,x', 'file:///etc/passwd', 'ftp://x.example', 'https://', 'https://u:p@x.example', 'https://x.example/a b', 'x.example']) {
+      expect(normaliseOption('ServerAddress', bad, current), bad).toEqual({ ok: false, code: 'OPTION_URL_INVALID', detail: 'ServerAddress' });
+      expect(normaliseOption('ChatLink', bad, current).ok, bad).toBe(bad === 'https://u:p@x.example');
+    }
+    expect(normaliseOption('ChatLink', 'https://', current)).toEqual({ ok: false, code: 'OPTION_URL_INVALID', detail: 'ChatLink' });
+    expect(normaliseOption('WorkerUrl', 'HTTPS://worker.example/', current)).toEqual({ ok: true, value: 'HTTPS://worker.example' });
+    expect(normaliseOption('TopUpLink', 'https://shop.example/?a={key}', current)).toEqual({ ok: true, value: 'https://shop.example/?a={key}' });
+    expect(normaliseOption('OIDCWellKnown', '', current)).toEqual({ ok: true, value: '' });
+  });
+
+  it('refuses allow-list ranges wider than a /8 (IPv4), a /7 (IPv6) or a /104 of IPv4-mapped addresses', () => {
+    for (const broad of ['0.0.0.0/0', '128.0.0.0/1', '10.0.0.0/7', '::/0', '::/6', '::/8', '::/80', '::ffff:0:0/96', '::ffff:7f00:0/103', '0:0:0:0:0:ffff::/100']) {
+      expect(normaliseOption('OutboundAllowedRanges', `10.1.2.3, ${broad}`, current), broad).toEqual({ ok: false, code: 'OPTION_IP_RANGE_TOO_BROAD', detail: `OutboundAllowedRanges: ${broad}` });
+    }
+    for (const fine of ['10.0.0.0/8', '0.0.0.0/8', '169.254.169.254', 'fc00::/7', 'fe80::/10', '::1', '::/96', '::ffff:a00:0/104', '::ffff:7f00:1', '2001:db8::/32', '64:ff9b::/96']) {
+      expect(normaliseOption('OutboundAllowedRanges', fine, current), fine).toEqual({ ok: true, value: fine });
+    }
+  });
+
+  it('refuses control and bidi characters in the names of a JSON map', () => {
+    expect(normaliseOption('GroupRatio', '{"a\\u202eb":1}', current)).toEqual({ ok: false, code: 'TEXT_CONTROL_CHARS', detail: 'GroupRatio: "a\\u202eb"' });
+    expect(normaliseOption('ModelRatio', '{"gpt\\n4":1}', current)).toEqual({ ok: false, code: 'TEXT_CONTROL_CHARS', detail: 'ModelRatio: "gpt\\n4"' });
+  });
+});

@@ -7,7 +7,8 @@ import type { ServerMessageCode } from './messages.js';
 import { DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-ratios.js';
 
 /** How an option's string value is validated and typed. */
-export type OptionKind = 'bool' | 'int' | 'float' | 'json' | 'string' | 'address' | 'iplist';
+/** `address`: an http(s) base URL (trailing slashes dropped); `link`: an http(s) link the console opens or frames. */
+export type OptionKind = 'bool' | 'int' | 'float' | 'json' | 'string' | 'address' | 'link' | 'iplist';
 
 /**
  * Who may read a value: `public` — anyone, through `publicAs` (a `/api/status` field or a public
@@ -51,6 +52,7 @@ const text = (v = '', a: Access = {}) => make('string', v, a);
 const secret = () => make('string', '', { access: 'secret' });
 const json = (v: unknown, shape: JsonShape, a: Access = {}) => make('json', JSON.stringify(v, null, 2), { ...a, shape });
 const address = (a: Access = {}) => make('address', '', a);
+const link = (a: Access = {}) => make('link', '', a);
 const ipList = (a: Access = {}) => make('iplist', '', a);
 const pub = (publicAs: string): Access => ({ publicAs });
 
@@ -130,9 +132,9 @@ export const OPTION_REGISTRY = {
   HomePageContent: text('', pub('/api/home_page_content')),
   About: text('', pub('/api/about')),
   Footer: text('', pub('footer_html')),
-  TopUpLink: text('', pub('top_up_link')),
-  ChatLink: text('', pub('chat_link')),
-  ChatLink2: text('', pub('chat_link2')),
+  TopUpLink: link(pub('top_up_link')),
+  ChatLink: link(pub('chat_link')),
+  ChatLink2: link(pub('chat_link2')),
   // Quotas are divided by it to show money: 0 would divide by zero.
   QuotaPerUnit: float(500000, { ...pub('quota_per_unit'), min: 1 }),
   RetryTimes: int(0, { allowNegative: true }),

@@ -4,7 +4,7 @@
  */
 import type { ServerMessageCode } from './messages.js';
 import { OPTION_REGISTRY, isOptionKey, type OptionKey, type OptionSpec } from './option-registry.js';
-import { QUOTA_MAX } from './validation.js';
+import { hasControlOrBidi, QUOTA_MAX } from './validation.js';
 
 export type OptionCheck = { ok: true; value: string } | { ok: false; code: ServerMessageCode; detail?: string };
 
@@ -46,6 +46,12 @@ function checkJson(key: string, spec: OptionSpec, value: string): OptionCheck | 
   const isMap = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
   if (spec.shape === 'chats') return checkChats(key, parsed);
   if ((spec.shape === 'names' || spec.shape === 'ratios') && !isMap) return fail('OPTION_NOT_JSON', key);
+  if (spec.shape === 'names' || spec.shape === 'ratios') {
+    // The keys are group and model names, shown in lists and selects like any other one-line name.
+    const bad = Object.keys(parsed as object).find(hasControlOrBidi);
+    // Named with its invisible characters spelt out, so the message itself cannot be reordered.
+    if (bad !== undefined) return fail('TEXT_CONTROL_CHARS', `${key}: ${JSON.stringify(bad).replace(/[\p{Cf}\p{Zl}\p{Zp}]/gu, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)}`);
+  }
   if (spec.shape === 'ratios') {
     for (const [name, v] of Object.entries(parsed as object)) {
       if (typeof v !== 'number' || !Number.isFinite(v)) return fail('OPTION_NOT_NUMBER', `${key}.${name}`);
@@ -69,6 +75,68 @@ export function isIpOrCidr(entry: string): boolean {
   const groups = halves.flatMap((h) => (h ? h.split(':') : []));
   if (groups.some((g) => g.length < 1 || g.length > 4)) return false;
   return halves.length === 2 ? groups.length < 8 : groups.length === 8;
+}
+
+/**
+ * An absolute http(s) URL with a host and no credentials: what an address option holds (the
+ * server's own address, the payment gateway, the download worker, sign-in providers). Any other
+ * scheme (`javascript:`, `data:`, `file:`, …) would be put in a link, a redirect or a fetch.
+ */
+export function isHttpUrl(value: string): boolean {
+  if (/[\s\p{Cc}]/u.test(value)) return false;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && !url.username && !url.password;
+}
+
+/**
+ * A link option the console opens or frames (top-up link, chat links): http(s) only. Only the
+ * start is checked, as a chat link is a template whose `{key}` and `{address}` are filled later.
+ */
+const HTTP_LINK = /^https?:\/\/[^\s/?#\\]/i;
+
+/** The widest IPv4 range an allow list may hold: the largest private or special range is a /8 (10/8, 127/8). */
+const V4_MIN_PREFIX = 8;
+/** The widest IPv6 range: fc00::/7 (unique local) is the largest range the outbound guard refuses. */
+const V6_MIN_PREFIX = 7;
+/** IPv4-mapped addresses (::ffff:0:0/96) match IPv4 peers too: a range of them is held to the IPv4 limit (96 + 8). */
+const V4_MAPPED_MIN_PREFIX = 104;
+
+/** The eight 16-bit groups of an IPv6 address that passed `isIpOrCidr`. */
+function v6Groups(address: string): number[] {
+  const [head = '', tail] = address.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  return groups.map((g) => parseInt(g, 16));
+}
+
+/**
+ * Whether an allow-list entry opens more than an operator could mean: `0.0.0.0/0`, `::/0` or any
+ * range wider than the widest refused one would switch the outbound guard off for this host, the
+ * private networks and cloud metadata at once.
+ */
+function ipRangeTooBroad(entry: string): boolean {
+  const [address = '', bits] = entry.split('/');
+  const v4 = !address.includes(':');
+  const prefix = bits === undefined ? (v4 ? 32 : 128) : Number(bits);
+  if (v4) return prefix < V4_MIN_PREFIX;
+  if (prefix < V6_MIN_PREFIX) return true;
+  // Overlaps ::ffff:0:0/96 when its first min(prefix, 96) bits are those of the mapped prefix (80 zero bits, then 16 ones).
+  const groups = v6Groups(address);
+  const mapped = [0, 0, 0, 0, 0, 0xffff];
+  const shared = Math.min(prefix, 96);
+  let overlaps = true;
+  for (let bit = 0; bit < shared && overlaps; bit += 16) {
+    const width = Math.min(16, shared - bit);
+    const mask = (0xffff << (16 - width)) & 0xffff;
+    if (((groups[bit / 16] ?? 0) & mask) !== (mapped[bit / 16]! & mask)) overlaps = false;
+  }
+  return overlaps && prefix < V4_MAPPED_MIN_PREFIX;
 }
 
 /** The stored form of `raw` for `key`, or why it cannot be stored. `current` reads the other options. */
@@ -103,11 +171,18 @@ export function normaliseOption(key: string, raw: unknown, current: (key: Option
     }
     case 'address':
       value = value.trim().replace(/\/+$/, '');
+      if (value && !isHttpUrl(value)) return fail('OPTION_URL_INVALID', key);
+      break;
+    case 'link':
+      value = value.trim();
+      if (value && (!HTTP_LINK.test(value) || /[\s\p{Cc}]/u.test(value))) return fail('OPTION_URL_INVALID', key);
       break;
     case 'iplist': {
       const entries = value.split(/[\s,]+/).filter(Boolean);
       const bad = entries.filter((e) => !isIpOrCidr(e));
       if (bad.length) return fail('OPTION_IP_LIST_INVALID', `${key}: ${bad.join(', ')}`);
+      const broad = entries.filter(ipRangeTooBroad);
+      if (broad.length) return fail('OPTION_IP_RANGE_TOO_BROAD', `${key}: ${broad.join(', ')}`);
       value = entries.join(',');
       break;
     }

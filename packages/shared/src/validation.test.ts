@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasControlOrBidi, hasNul, isSingleScript, normaliseUsername, usernameProblem } from './validation.js';
+import { hasControlOrBidi, hasNul, isSingleScript, normaliseUsername, usernameKey, usernameProblem } from './validation.js';
 
 describe('username rules', () => {
   it('folds compatibility forms with NFKC', () => {
@@ -37,5 +37,15 @@ describe('text rules', () => {
     expect(hasControlOrBidi('a\nb')).toBe(true);
     expect(hasControlOrBidi('a\u202eb')).toBe(true);
     expect(hasControlOrBidi('家族👨‍👩‍👧')).toBe(false);
+  });
+});
+
+describe('username keys (issue 29)', () => {
+  it('compare names ignoring case, compatibility forms and full case folding', () => {
+    for (const [a, b] of [['root', 'ROOT'], ['root', 'ｒｏｏｔ'], ['Straße', 'STRASSE'], ['ΣΟΦΟΣ', 'σοφος'], ['ﬁsh', 'FISH'], ['admın', 'ADMIN']]) {
+      expect(usernameKey(a), `${a} ~ ${b}`).toBe(usernameKey(b));
+    }
+    expect(usernameKey('Root')).toBe('root');
+    expect(usernameKey('rööt')).not.toBe(usernameKey('root'));
   });
 });

@@ -21,6 +21,11 @@ export function hasNul(s: string): boolean {
   return s.includes('\u0000');
 }
 
+/** `local@domain.tld` with no whitespace: the shape every email an account holds has (its length is the caller's rule). */
+export function isEmailAddress(s: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s) && !hasControlOrBidi(s);
+}
+
 /** C0/C1 controls (NUL, BEL, ESC, line breaks, …). */
 const CONTROL = /\p{Cc}/u;
 /** Bidi embeddings, overrides, isolates and marks: they reorder what an admin sees (Trojan Source). */
@@ -29,6 +34,11 @@ const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 /** A one-line name shown in lists (display name, group, tag, token name): no controls, no bidi. */
 export function hasControlOrBidi(s: string): boolean {
   return CONTROL.test(s) || BIDI.test(s);
+}
+
+/** `s` without its control and bidi characters (data brought in from elsewhere, e.g. an import, that cannot be refused whole). */
+export function withoutControlOrBidi(s: string): string {
+  return s.replace(/\p{Cc}/gu, '').replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '');
 }
 
 /**
@@ -98,10 +108,27 @@ export function normaliseUsername(raw: string): string {
 
 export type UsernameProblem = 'USERNAME_TOO_LONG' | 'USERNAME_INVALID_CHARS' | 'USERNAME_MIXED_SCRIPT';
 
-/** What is wrong with an already normalised username, or null. Empty names are the caller's rule. */
-export function usernameProblem(name: string): UsernameProblem | null {
-  if ([...name].length > USERNAME_MAX_LENGTH) return 'USERNAME_TOO_LONG';
+/**
+ * What is wrong with an already normalised username, or null. Empty names are the caller's rule.
+ * `maxLength`: the sign-up limit; an import passes its column's (new-api's OAuth names are longer).
+ */
+export function usernameProblem(name: string, maxLength = USERNAME_MAX_LENGTH): UsernameProblem | null {
+  if ([...name].length > maxLength) return 'USERNAME_TOO_LONG';
   if (USERNAME_FORBIDDEN.test(name)) return 'USERNAME_INVALID_CHARS';
   if (!isSingleScript(name)) return 'USERNAME_MIXED_SCRIPT';
   return null;
 }
+
+/**
+ * The form two usernames are compared in: `ROOT`, `Root` and `ｒｏｏｔ` are one name. NFKC, then
+ * full case folding approximated by upper- then lower-casing (`ß` → `ss`, final `ς` → `σ`, `ı` →
+ * `i`), then NFKC again for what the case mapping decomposed. Computed here rather than by the
+ * database's lower(), which folds only ASCII on SQLite, follows the locale on PostgreSQL and the
+ * collation on MySQL: the unique index on this form (migration 0014) means the same everywhere.
+ */
+export function usernameKey(name: string): string {
+  return name.normalize('NFKC').trim().toUpperCase().toLowerCase().normalize('NFKC');
+}
+
+/** The longest key its column holds (varchar(191): what a MySQL utf8mb4 index takes); a name with a longer one is refused. */
+export const USERNAME_KEY_MAX_LENGTH = 191;

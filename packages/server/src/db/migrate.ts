@@ -12,6 +12,8 @@ import * as m0009 from './migrations/0009-oidc-identity.js';
 import * as m0010 from './migrations/0010-audit-log.js';
 import * as m0011 from './migrations/0011-quota-data-models.js';
 import * as m0012 from './migrations/0012-console-read-indexes.js';
+import * as m0013 from './migrations/0013-channel-target-trust.js';
+import * as m0014 from './migrations/0014-username-keys.js';
 import type { MigrationFn } from './migrations/column-types.js';
 
 /** Append-only: add new migrations at the end with the next number; never edit a released one. */
@@ -28,6 +30,8 @@ const MIGRATIONS: Array<[string, { up: MigrationFn }]> = [
   ['0010-audit-log', m0010],
   ['0011-quota-data-models', m0011],
   ['0012-console-read-indexes', m0012],
+  ['0013-channel-target-trust', m0013],
+  ['0014-username-keys', m0014],
 ];
 
 class CodeProvider implements MigrationProvider {

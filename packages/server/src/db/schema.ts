@@ -12,6 +12,12 @@ type Flag = Def<number>;
 export interface UsersTable {
   id: Id;
   username: string;
+  /**
+   * Migration 0014: the username as compared (`usernameKey`: NFKC, case folded), unique. Written by
+   * the users repository and the import with every username; NULL only for a name that already
+   * collided ignoring case when the migration ran (see there).
+   */
+  username_key: Def<string | null>;
   password: string;
   display_name: Def<string>;
   role: Def<number>;
@@ -100,6 +106,13 @@ export interface ChannelsTable {
   tag: Def<string | null>;
   setting: Def<string | null>;
   max_input_tokens: Def<number>;
+  /**
+   * 1 when root (or the operator's import) placed where the channel's requests go, or nobody chose
+   * an address (the type's own host); 0 when a non-root admin chose the base URL or proxy, or the
+   * row predates 0013: the relay then checks each new connection's address (net/upstream-guard.ts).
+   * The database default is 1 for inserts that do not name it; the service always does.
+   */
+  target_trusted: Def<number>;
 }
 
 export interface AbilitiesTable {

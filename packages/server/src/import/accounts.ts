@@ -5,18 +5,16 @@
  * installation — so `npm run ledger:check` reconciles afterwards. The entry's ref is also how a
  * second run recognises a row it imported before.
  */
-import { Role } from '@modelgate/shared';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Movement } from '../ledger/quota-ledger.js';
+import { AccountRules, groupName, shownName } from './account-rules.js';
 import { copyById, type ImportContext, type Mapped } from './copy.js';
 import { presentColumns } from './source-schema.js';
 import { deletedAt, emptyAsNull, flag, int, RowError, text, type Row } from './values.js';
 
 export const userRef = (id: number) => `new-api:user:${id}`;
 export const tokenRef = (id: number) => `new-api:token:${id}`;
-
-const ROLES = new Set<number>([Role.Common, Role.Admin, Role.Root]);
 
 /** Ids among `rows` whose opening entry this importer wrote. */
 async function openedBy(t: Kysely<Database>, refs: Map<string, number>): Promise<Set<number>> {
@@ -60,29 +58,26 @@ export async function importUsers(ctx: ImportContext): Promise<void> {
   const balances = new Map<number, { quota: number; used: number; aff: number }>();
   const total = { n: 0, quota: 0, used: 0, aff: 0 };
   const adjusted = new Adjustments(ctx, 'users');
+  const rules = await AccountRules.load(ctx.t);
   await copyById(ctx, {
     table: 'users',
     columns: presentColumns(ctx.source, 'users'),
     track: ctx.users,
     map(row): Mapped<'users'> {
       const id = int(row, 'id');
-      const username = text(row, 'username', 64).trim();
-      if (!username) throw new RowError('username is empty');
-      let role = int(row, 'role', Role.Common);
-      if (!ROLES.has(role)) {
-        adjusted.add(id, `role ${role} is not a ModelGate role: imported as a common user (1)`);
-        role = Role.Common;
-      }
-      balances.set(id, { quota: adjusted.nonNegative(id, row, 'quota'), used: int(row, 'used_quota'), aff: adjusted.nonNegative(id, row, 'aff_quota') });
-      return {
+      const adjust = (m: string) => adjusted.add(id, m);
+      const deleted = deletedAt(row);
+      const user = rules.user(id, { username: text(row, 'username', 64), role: int(row, 'role', 1), email: text(row, 'email', 64), deleted: deleted !== null }, adjust);
+      const mapped = {
         id,
-        username,
+        username: user.username,
+        username_key: user.usernameKey,
         // bcrypt as new-api wrote it (Go's `$2a$`), so the old password keeps signing in.
         password: text(row, 'password', 255),
-        display_name: text(row, 'display_name', 64),
-        role,
+        display_name: shownName('display_name', text(row, 'display_name', 64), adjust),
+        role: user.role,
         status: int(row, 'status', 1),
-        email: text(row, 'email', 64),
+        email: user.email,
         github_id: text(row, 'github_id', 64),
         wechat_id: text(row, 'wechat_id', 64),
         telegram_id: text(row, 'telegram_id', 64),
@@ -91,15 +86,19 @@ export async function importUsers(ctx: ImportContext): Promise<void> {
         quota: 0,
         used_quota: 0,
         request_count: int(row, 'request_count'),
-        group: text(row, 'group', 64).trim() || 'default',
+        group: groupName(text(row, 'group', 64).trim() || 'default', 'default', adjust),
         aff_code: emptyAsNull(row, 'aff_code', 32),
         aff_count: int(row, 'aff_count'),
         aff_quota: 0,
         aff_history: int(row, 'aff_history'),
         inviter_id: int(row, 'inviter_id'),
         created_at: int(row, 'created_at'),
-        deleted_at: deletedAt(row),
+        deleted_at: deleted,
       };
+      // Last: a row refused above (a RowError) takes no name, email or role from the rows after it.
+      balances.set(id, { quota: adjusted.nonNegative(id, row, 'quota'), used: int(row, 'used_quota'), aff: adjusted.nonNegative(id, row, 'aff_quota') });
+      rules.claim(id, user);
+      return mapped;
     },
     ours: (t, rows) => openedBy(t, new Map(rows.map((r) => [userRef(r.id), r.id]))),
     describe: (r) => `username ${r.username}`,
@@ -139,12 +138,13 @@ export async function importTokens(ctx: ImportContext): Promise<void> {
       const unlimited = flag(row, 'unlimited_quota');
       const remain = adjusted.nonNegative(id, row, 'remain_quota', unlimited ? ' (an unlimited token, where it is not used)' : '');
       balances.set(id, { remain, used: int(row, 'used_quota') });
+      const adjust = (m: string) => adjusted.add(id, m);
       return {
         id,
         user_id: userId,
         key,
         status: int(row, 'status', 1),
-        name: text(row, 'name', 64),
+        name: shownName('name', text(row, 'name', 64), adjust),
         created_time: int(row, 'created_time'),
         accessed_time: int(row, 'accessed_time'),
         expired_time: int(row, 'expired_time', -1),
@@ -154,7 +154,7 @@ export async function importTokens(ctx: ImportContext): Promise<void> {
         model_limits: text(row, 'model_limits', 1024),
         allow_ips: text(row, 'allow_ips', 1024),
         used_quota: 0,
-        group: text(row, 'group', 64),
+        group: groupName(text(row, 'group', 64), '', adjust),
         deleted_at: deletedAt(row),
       };
     },

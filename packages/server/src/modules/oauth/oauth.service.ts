@@ -76,21 +76,28 @@ export class OAuthService {
     return { login: await this.signIn(p.column, identity, { prefix: p.prefix, fallbackName: p.fallbackName, aff: data.aff }) };
   }
 
-  /** The user an identity belongs to, created when new. */
+  /**
+   * The user an identity belongs to, created when new. A new identity whose email an account
+   * already holds (ignoring case: `KNOWN@Example.com` is `known@example.com`'s mailbox) creates
+   * nothing: that person has an account, and signs in to it and binds the provider there. It is
+   * not bound here on the email's word: not every provider has verified the address it reports.
+   */
   async signIn(column: IdentityColumn, identity: ExternalIdentity, how: { prefix: string; fallbackName: string; aff?: string; noSignUp?: AppError }): Promise<UserRow> {
     const known = await this.deps.users.findByIdentity(column, identity.id);
     if (known) return this.usable(known);
     if (how.noSignUp) throw how.noSignUp;
+    const email = identity.email.trim() && isEmail(identity.email.trim()) ? identity.email.trim() : undefined;
     return this.withIdentityLock(column, identity.id, async () => {
       // Created by a concurrent sign-in meanwhile: that user it is.
       const again = await this.deps.users.findByIdentity(column, identity.id);
       if (again) return this.usable(again);
+      if (email && (await this.deps.users.emailTaken(email))) throw new AppError('OAUTH_EMAIL_TAKEN');
       return this.deps.usersService.registerExternal({
         prefix: how.prefix,
         column,
         externalId: identity.id,
         displayName: identity.displayName || how.fallbackName,
-        email: identity.email && isEmail(identity.email) ? identity.email : undefined,
+        email,
         affCode: how.aff,
       });
     });
@@ -175,7 +182,8 @@ export class OAuthService {
     // The code first: a taken address is never mailed a code, so this answer says nothing about who holds it.
     if (!(await this.deps.codes.consume('email', email, code))) throw new AppError('VERIFICATION_CODE_INVALID');
     if (me.row.email === email) return;
-    if (await this.deps.users.emailTaken(email)) throw new AppError('EMAIL_TAKEN');
+    // Ignoring case, and past the caller: re-binding their own address in another case is theirs to do.
+    if (await this.deps.users.emailTaken(email, me.id)) throw new AppError('EMAIL_TAKEN');
     await this.deps.users.update(me.id, { email });
   }
 }

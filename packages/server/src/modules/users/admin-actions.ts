@@ -51,13 +51,27 @@ export interface AdminEdit {
   concurrency_limit?: number;
 }
 
-/** The columns an admin's edit changes, each checked; an empty patch when nothing changes. */
-export async function adminEditPatch(target: UserRow, body: AdminEdit, usernameTaken: (name: string) => Promise<boolean>): Promise<Record<string, unknown>> {
+/** The refusal for a name in use: as typed, or in another case (`ROOT` when `root` exists). */
+export function usernameTakenError(taken: 'exact' | 'caseless'): AppError {
+  return new AppError(taken === 'exact' ? 'USERNAME_TAKEN' : 'USERNAME_TAKEN_IGNORING_CASE');
+}
+
+/**
+ * The columns an admin's edit changes, each checked; an empty patch when nothing changes.
+ * `usernameTaken` and `emailTaken` look past the target itself, so a change of case goes through.
+ */
+export async function adminEditPatch(
+  target: UserRow,
+  body: AdminEdit,
+  usernameTaken: (name: string) => Promise<'exact' | 'caseless' | null>,
+  emailTaken: (email: string) => Promise<boolean>,
+): Promise<Record<string, unknown>> {
   const patch: Record<string, unknown> = {};
   if (body.username !== undefined && body.username.trim() !== target.username) {
     const username = body.username.trim();
     checkUsername(username);
-    if (await usernameTaken(username)) throw new AppError('USERNAME_TAKEN');
+    const taken = await usernameTaken(username);
+    if (taken) throw usernameTakenError(taken);
     patch.username = username;
   }
   if (body.display_name !== undefined) {
@@ -73,6 +87,8 @@ export async function adminEditPatch(target: UserRow, body: AdminEdit, usernameT
   if (body.group !== undefined && body.group.trim()) patch.group = body.group.trim();
   if (body.email !== undefined && body.email !== target.email) {
     if (body.email) checkEmail(body.email);
+    // One mailbox, one account, ignoring case: a sign-in or a reset by email must find one user.
+    if (body.email && (await emailTaken(body.email))) throw new AppError('EMAIL_TAKEN');
     patch.email = body.email;
   }
   if (body.role !== undefined && body.role !== target.role) patch.role = body.role;

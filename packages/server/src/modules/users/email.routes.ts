@@ -82,17 +82,19 @@ export function emailRoutes(app: FastifyInstance, ctx: Deps): void {
     checkEmail(email);
     if (!ctx.mailer.configured) throw new AppError('MAIL_NOT_CONFIGURED');
     // Known or not, the answer is the same success (the reference said "not registered"); only a
-    // registered address is mailed a link.
-    const user = await ctx.users.findForLogin(email);
-    if (!user || user.email !== email) return ok();
+    // registered address is mailed a link. Addresses compare ignoring case, and the link goes to
+    // the address as the account holds it (and names it), however it was typed here.
+    const user = await ctx.users.findActiveByEmail(email);
+    if (!user) return ok();
+    const to = user.email;
     const token = randomBytes(16).toString('hex');
-    const link = `${siteUrl()}/user/reset?email=${encodeURIComponent(email)}&token=${token}`;
+    const link = `${siteUrl()}/user/reset?email=${encodeURIComponent(to)}&token=${token}`;
     sendLater(
-      email,
+      to,
       `${o.str('SystemName')} 密码重置 / Password reset`,
       `<p>您好，你正在进行 ${o.str('SystemName')} 密码重置。</p><p>点击 <a href="${link}">此处</a> 进行密码重置。</p><p>如果链接无法点击，请尝试复制以下链接到浏览器中打开：<br>${link}</p>` +
         `<p>Open this link to reset your password (valid for ${RESET_TTL_MS / 60_000} minutes): ${link}</p>`,
-      () => ctx.codes.put('reset', email, token, RESET_TTL_MS),
+      () => ctx.codes.put('reset', to, token, RESET_TTL_MS),
     );
     return ok();
   });
@@ -100,7 +102,7 @@ export function emailRoutes(app: FastifyInstance, ctx: Deps): void {
   declare('POST /api/user/reset', { guards: [critical] }, async (req) => {
     const { email, token } = req.body;
     if (!email || !token || !(await ctx.codes.consume('reset', email.trim(), token.trim()))) throw new AppError('RESET_LINK_INVALID');
-    const user = await ctx.users.findForLogin(email.trim());
+    const user = await ctx.users.findActiveByEmail(email.trim());
     if (!user) throw new AppError('RESET_LINK_INVALID');
     const password = randomAlnum(12);
     await ctx.users.update(user.id, { password: await hashPassword(password), access_token: null });

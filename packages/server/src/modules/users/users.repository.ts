@@ -1,3 +1,5 @@
+import { usernameKey } from '@modelgate/shared';
+import { sql } from 'kysely';
 import type { Db } from '../../db/client.js';
 import { insertReturningId } from '../../db/client.js';
 import type { NewUser, UserRow, UserUpdate } from '../../db/schema.js';
@@ -32,24 +34,64 @@ export class UsersRepository {
     return this.db.selectFrom('users').selectAll().where('access_token', '=', token).where('deleted_at', 'is', null).executeTakeFirst();
   }
 
-  /** Login accepts a username or an email. */
-  findForLogin(name: string): Promise<UserRow | undefined> {
+  /**
+   * Sign-in by username or email, both ignoring case (usernames are unique ignoring case, so a
+   * name finds one account on every database). A username wins over an email; among accounts
+   * that collided before migration 0014 the exact spelling wins.
+   */
+  async findForLogin(name: string): Promise<UserRow | undefined> {
+    return (await this.findActiveByUsername(name)) ?? (name.includes('@') ? this.findActiveByEmail(name) : undefined);
+  }
+
+  /** The active user a typed username names: its exact spelling, else the one holding its key. */
+  async findActiveByUsername(name: string): Promise<UserRow | undefined> {
+    const key = usernameKey(name);
+    const rows = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('deleted_at', 'is', null)
+      // `username = name` also finds the rows left without a key (0014) and, through a
+      // case-insensitive MySQL collation, accent variants: only an exact or key match counts.
+      .where((eb) => eb.or([eb('username_key', '=', key), eb('username', '=', name)]))
+      .orderBy('id')
+      .limit(8)
+      .execute();
+    return rows.find((r) => r.username === name) ?? rows.find((r) => r.username_key === key);
+  }
+
+  /** The oldest active user whose email is `email` ignoring case. */
+  findActiveByEmail(email: string): Promise<UserRow | undefined> {
     return this.db
       .selectFrom('users')
       .selectAll()
       .where('deleted_at', 'is', null)
-      .where((eb) => eb.or([eb('username', '=', name), eb.and([eb('email', '=', name), eb('email', '!=', '')])]))
+      .where('email', '!=', '')
+      .where(sql<string>`lower(email)`, '=', sql<string>`lower(${email})`)
       .orderBy('id')
       .executeTakeFirst();
   }
 
-  /** Includes soft-deleted rows: a cancelled username or email stays taken. */
-  async usernameTaken(username: string): Promise<boolean> {
-    return !!(await this.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst());
+  /**
+   * Whether a name is taken, by another user than `exceptId` (a user may re-case their own name):
+   * `exact` for the same spelling, `caseless` for one that differs only in case (or in what NFKC
+   * folds). Soft-deleted rows count: a cancelled username stays taken.
+   */
+  async usernameTaken(username: string, exceptId?: number): Promise<'exact' | 'caseless' | null> {
+    let q = this.db
+      .selectFrom('users')
+      .select(['id', 'username'])
+      .where((eb) => eb.or([eb('username_key', '=', usernameKey(username)), eb('username', '=', username)]));
+    if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+    const rows = await q.limit(8).execute();
+    if (!rows.length) return null;
+    return rows.some((r) => r.username === username) ? 'exact' : 'caseless';
   }
 
-  async emailTaken(email: string): Promise<boolean> {
-    return !!(await this.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst());
+  /** Whether another user than `exceptId` holds this email, ignoring case; soft-deleted rows count. */
+  async emailTaken(email: string, exceptId?: number): Promise<boolean> {
+    let q = this.db.selectFrom('users').select('id').where('email', '!=', '').where(sql<string>`lower(email)`, '=', sql<string>`lower(${email})`);
+    if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+    return !!(await q.executeTakeFirst());
   }
 
   findByAffCode(code: string): Promise<UserRow | undefined> {
@@ -76,16 +118,16 @@ export class UsersRepository {
     return Number(r.n);
   }
 
+  /** The key is written with every username, so the unique index sees each new name. */
   insert(user: NewUser): Promise<number> {
-    return insertReturningId(this.handle.kind, this.db.insertInto('users').values(user));
+    return insertReturningId(this.handle.kind, this.db.insertInto('users').values({ ...user, username_key: usernameKey(user.username) }));
   }
 
   async update(id: number, patch: UserUpdate): Promise<void> {
-    await this.db.updateTable('users').set(patch).where('id', '=', id).execute();
+    const set = typeof patch.username === 'string' ? { ...patch, username_key: usernameKey(patch.username) } : patch;
+    await this.db.updateTable('users').set(set).where('id', '=', id).execute();
     this.onWrite?.(id);
   }
-
-
 
   async hardDelete(id: number): Promise<void> {
     await this.db.deleteFrom('users').where('id', '=', id).execute();

@@ -1,4 +1,4 @@
-import { formatQuota, LogType, quotaLogText, Role, UserStatus } from '@modelgate/shared';
+import { formatQuota, quotaLogText, Role, usernameKey, UserStatus } from '@modelgate/shared';
 import type { Config } from '../../config/config.js';
 import type { Db } from '../../db/client.js';
 import type { LoginThrottle } from '../../http/login-throttle.js';
@@ -13,9 +13,9 @@ import type { UserRow } from '../../db/schema.js';
 import type { AuthUser } from '../../http/auth.js';
 import { AppError } from '../../http/errors.js';
 import { nowSec } from '../../http/reply.js';
-import { recordLog } from '../logs/log-writer.js';
 import { changeUserQuota } from './admin-quota.js';
-import { adminEditPatch, manageOutcome, type AdminEdit, type ManageAction } from './admin-actions.js';
+import { welcomeNewUser } from './welcome.js';
+import { adminEditPatch, manageOutcome, usernameTakenError, type AdminEdit, type ManageAction } from './admin-actions.js';
 import { hashPassword, randomAlnum, verifyPassword } from './password.js';
 import { checkDisplayName, checkEmail, checkPassword, checkUsername } from './users.validate.js';
 
@@ -106,7 +106,7 @@ export class UsersService {
       if (!(await this.deps.codes.consume('email', email, input.verification_code.trim()))) throw new AppError('VERIFICATION_CODE_INVALID');
       if (await this.repo.emailTaken(email)) throw new AppError('EMAIL_TAKEN');
     }
-    if (await this.repo.usernameTaken(username)) throw new AppError('USERNAME_TAKEN');
+    await this.assertUsernameFree(username);
 
     const inviter = input.aff_code?.trim() ? await this.repo.findByAffCode(input.aff_code.trim()) : undefined;
     let id: number;
@@ -124,11 +124,17 @@ export class UsersService {
         created_at: nowSec(),
       });
     } catch (e) {
-      // Two registrations racing for one name: the unique index decides, the loser gets the same message.
-      if (await this.repo.usernameTaken(username)) throw new AppError('USERNAME_TAKEN');
+      // Two registrations racing for one name (or two spellings of it): the unique index decides, the loser gets the same message.
+      await this.assertUsernameFree(username);
       throw e;
     }
-    await this.welcome(id, username, inviter);
+    await welcomeNewUser(this.deps, id, username, inviter);
+  }
+
+  /** USERNAME_TAKEN for a name in use as typed, USERNAME_TAKEN_IGNORING_CASE for another spelling of one (`ROOT` beside `root`). */
+  private async assertUsernameFree(username: string, exceptId?: number): Promise<void> {
+    const taken = await this.repo.usernameTaken(username, exceptId);
+    if (taken) throw usernameTakenError(taken);
   }
 
   /**
@@ -166,48 +172,8 @@ export class UsersService {
         if (!isUniqueViolation(e) || attempt > 20) throw e;
       }
     }
-    await this.welcome(id, username, inviter);
+    await welcomeNewUser(this.deps, id, username, inviter);
     return (await this.repo.findActiveById(id))!;
-  }
-
-  /** What every new user gets, however they signed up: the new-user quota, invite rewards, a first token. */
-  private async welcome(id: number, username: string, inviter: UserRow | undefined): Promise<void> {
-    const quotaForNewUser = this.deps.options.num('QuotaForNewUser');
-    if (quotaForNewUser > 0) {
-      await this.deps.quotaLedger.move({ kind: 'signup', userId: id, quota: quotaForNewUser });
-      await recordLog(this.deps.db, { userId: id, username, type: LogType.System, content: `新用户注册赠送 ${this.formatQuota(quotaForNewUser)}` });
-    }
-    if (inviter) await this.rewardInvitation(id, username, inviter);
-    if (this.deps.config.generateDefaultToken) {
-      const row = (await this.repo.findActiveById(id))!;
-      await this.deps.tokensService.create(
-        { id, username, role: row.role, status: row.status, group: row.group, viaAccessToken: false, row },
-        { name: `${username}的初始令牌`, unlimited_quota: true, remain_quota: 0 },
-      );
-    }
-  }
-
-  private async rewardInvitation(inviteeId: number, inviteeName: string, inviter: UserRow): Promise<void> {
-    const o = this.deps.options;
-    const forInvitee = o.num('QuotaForInvitee');
-    const forInviter = o.num('QuotaForInviter');
-    const db = this.deps.db.db;
-    if (forInvitee > 0) {
-      await this.deps.quotaLedger.move({ kind: 'invitee', userId: inviteeId, quota: forInvitee });
-      await recordLog(this.deps.db, { userId: inviteeId, username: inviteeName, type: LogType.System, content: `使用邀请码赠送 ${this.formatQuota(forInvitee)}` });
-    }
-    await db
-      .updateTable('users')
-      .set((eb) => ({
-        aff_count: eb('aff_count', '+', 1),
-        aff_history: eb('aff_history', '+', forInviter),
-      }))
-      .where('id', '=', inviter.id)
-      .execute();
-    if (forInviter > 0) {
-      await this.deps.quotaLedger.move({ kind: 'inviter', userId: inviter.id, aff: forInviter, ref: `invite:${inviteeId}` });
-      await recordLog(this.deps.db, { userId: inviter.id, username: inviter.username, type: LogType.System, content: `邀请用户赠送 ${this.formatQuota(forInviter)}` });
-    }
   }
 
   private display() {
@@ -224,8 +190,10 @@ export class UsersService {
     if (!name || !password) throw new AppError('LOGIN_REQUIRED_FIELDS');
     const row = await this.repo.findForLogin(name.trim());
     // Counted per account (its username and email share one count), and per name typed for
-    // unknown ones, so a lock says nothing about which names exist.
-    const account = row ? `user:${row.id}` : `name:${name.trim().toLowerCase()}`;
+    // unknown ones, so a lock says nothing about which names exist. An unknown name is counted
+    // in the form names are compared in, so `GHOST` and `ghost` share one count as they would
+    // share one account.
+    const account = row ? `user:${row.id}` : `name:${usernameKey(name)}`;
     await this.deps.loginThrottle.check(account);
     // Compare even for unknown users so timing does not reveal which usernames exist.
     const okPw = await verifyPassword(password, row?.password ?? '$2a$10$invalidinvalidinvalidinvalidinvalidinvalidinvalidinvali');
@@ -243,7 +211,8 @@ export class UsersService {
     if (body.username !== undefined && body.username.trim() !== me.username) {
       const username = body.username.trim();
       checkUsername(username);
-      if (await this.repo.usernameTaken(username)) throw new AppError('USERNAME_TAKEN');
+      // Their own name in another case (`alice` → `Alice`) is theirs to take.
+      await this.assertUsernameFree(username, me.id);
       patch.username = username;
     }
     if (body.display_name !== undefined) {
@@ -269,7 +238,7 @@ export class UsersService {
     try {
       await this.repo.update(id, patch);
     } catch (e) {
-      if (patch.username !== undefined && isUniqueViolation(e)) throw new AppError('USERNAME_TAKEN');
+      if (patch.username !== undefined && isUniqueViolation(e)) throw usernameTakenError((await this.repo.usernameTaken(String(patch.username), id)) ?? 'exact');
       throw e;
     }
   }
@@ -334,17 +303,23 @@ export class UsersService {
     const displayName = body.display_name?.trim() || username;
     checkDisplayName(displayName);
     if (body.role !== undefined && body.role >= me.role) throw new AppError('CANNOT_CREATE_HIGHER');
-    if (await this.repo.usernameTaken(username)) throw new AppError('USERNAME_TAKEN');
-    const id = await this.repo.insert({
-      username,
-      password: await hashPassword(body.password),
-      display_name: displayName,
-      role: Role.Common,
-      status: UserStatus.Enabled,
-      quota: 0,
-      aff_code: await this.freshAffCode(),
-      created_at: nowSec(),
-    });
+    await this.assertUsernameFree(username);
+    let id: number;
+    try {
+      id = await this.repo.insert({
+        username,
+        password: await hashPassword(body.password),
+        display_name: displayName,
+        role: Role.Common,
+        status: UserStatus.Enabled,
+        quota: 0,
+        aff_code: await this.freshAffCode(),
+        created_at: nowSec(),
+      });
+    } catch (e) {
+      await this.assertUsernameFree(username);
+      throw e;
+    }
     const gift = this.deps.options.num('QuotaForNewUser');
     if (gift > 0) await this.deps.quotaLedger.move({ kind: 'signup', userId: id, quota: gift, actorId: me.id });
   }
@@ -357,7 +332,12 @@ export class UsersService {
     if (!target) throw new AppError('USER_NOT_FOUND');
     this.assertCanActOn(me, target, 'CANNOT_UPDATE_HIGHER');
     if (body.role !== undefined && body.role !== target.role && body.role >= me.role) throw new AppError('CANNOT_RAISE_ROLE');
-    const patch = await adminEditPatch(target, body, (name) => this.repo.usernameTaken(name));
+    const patch = await adminEditPatch(
+      target,
+      body,
+      (name) => this.repo.usernameTaken(name, target.id),
+      (email) => this.repo.emailTaken(email, target.id),
+    );
     if (Object.keys(patch).length) await this.updateChecked(target.id, patch);
     if (patch.password !== undefined || patch.role !== undefined) await this.deps.sessions.revokeUser(target.id);
 

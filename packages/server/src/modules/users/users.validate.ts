@@ -1,4 +1,4 @@
-import { DISPLAY_NAME_MAX_LENGTH, EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH } from '@modelgate/shared';
+import { DISPLAY_NAME_MAX_LENGTH, EMAIL_MAX_LENGTH, isEmailAddress, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH } from '@modelgate/shared';
 import { AppError } from '../../http/errors.js';
 
 export function checkUsername(username: string): void {
@@ -16,5 +16,5 @@ export function checkDisplayName(name: string): void {
 }
 
 export function checkEmail(email: string): void {
-  if (email.length > EMAIL_MAX_LENGTH || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AppError('EMAIL_INVALID');
+  if (email.length > EMAIL_MAX_LENGTH || !isEmailAddress(email)) throw new AppError('EMAIL_INVALID');
 }
