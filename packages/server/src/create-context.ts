@@ -23,6 +23,7 @@ import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
 import { VerificationCodes } from './modules/users/verification-codes.js';
 import { RelayServices } from './relay/relay-services.js';
+import { outboundAllowList } from './net/address-policy.js';
 import { QuotaLedger } from './ledger/quota-ledger.js';
 import { ChannelsRepository } from './modules/channels/channels.repository.js';
 import { ChannelsService } from './modules/channels/channels.service.js';
@@ -91,6 +92,9 @@ export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: 
     },
   } as unknown as AppContext;
   ctx.relay = new RelayServices(db, config, secrets);
+  // Channels whose target no root placed are checked when connecting, against the operator's allow list; the address goes to the log only.
+  ctx.relay.guard.allow = () => outboundAllowList(ctx.options);
+  ctx.relay.guard.onRefused = (host, address) => log.warn({ host, address }, 'channel upstream refused at connect time: the address is one outbound requests may not reach');
   ctx.relay.channels.onUnreadable = (id, err) => log.error({ channel: id, reason: err.reason }, `channel #${id} is left out of selection: its key cannot be decrypted: ${err.message}`);
   ctx.options.onUnreadable = (key, err) => log.error({ option: key, reason: err.reason }, `option ${key} reads as unset: its stored value cannot be decrypted: ${err.message}`);
   ctx.metrics = new Metrics({ db, redis: opts.redis ?? null, ledger: () => ctx.relay.ledger });

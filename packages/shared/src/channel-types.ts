@@ -179,10 +179,26 @@ export type KeyFormat = 'aws' | 'serviceAccount' | 'cloudflare' | 'zhipu' | 'goo
 
 const AWS_REGION = /^[a-z]{2}(-[a-z]+)+-\d+$/;
 
+/** An AWS region name (`us-east-1`): a Bedrock key's third part, placed in the upstream host. */
+export function isAwsRegion(region: string): boolean {
+  return AWS_REGION.test(region);
+}
+
+/**
+ * A Google Cloud project id (lower-case letters, digits, hyphens; `domain.com:project` for the old
+ * domain-scoped ones). It goes into the Vertex URL's path, encoded, but never anything that could
+ * leave its segment.
+ */
+const GCP_PROJECT = /^[a-z0-9][a-z0-9.:-]{0,99}$/;
+
 function isServiceAccount(key: string): boolean {
   try {
     const j = JSON.parse(key) as Record<string, unknown>;
-    return ['client_email', 'private_key', 'project_id'].every((f) => typeof j[f] === 'string' && j[f] !== '') && String(j.private_key).includes('PRIVATE KEY');
+    return (
+      ['client_email', 'private_key', 'project_id'].every((f) => typeof j[f] === 'string' && j[f] !== '') &&
+      String(j.private_key).includes('PRIVATE KEY') &&
+      GCP_PROJECT.test(String(j.project_id))
+    );
   } catch {
     return false;
   }

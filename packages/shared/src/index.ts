@@ -6,6 +6,7 @@ export * from './roles.js';
 export * from './statuses.js';
 export * from './log-types.js';
 export * from './channel-types.js';
+export * from './channel-targets.js';
 export * from './task-states.js';
 export * from './option-registry.js';
 export * from './option-rules.js';

@@ -55,6 +55,8 @@ export async function importChannels(ctx: ImportContext): Promise<void> {
         tag: optText(row, 'tag', 255),
         setting: optText(row, 'setting'),
         max_input_tokens: int(row, 'max_input_tokens'),
+        // The operator runs the import: where these channels point is the operator's placing, like root's.
+        target_trusted: 1,
       };
     },
     ours: (t, rows) => sameColumns(t, 'channels', rows, ['type', 'name', 'created_time']),

@@ -5,11 +5,17 @@ import { addressAllowed, ipLiteral } from './address-policy.js';
 
 export type OutboundRefusal = 'scheme' | 'address' | 'dns' | 'redirects' | 'size' | 'timeout' | 'network';
 
-/** A fetch the guard refused or that failed; `reason` is stable, `message` says what and where. */
+/**
+ * A fetch the guard refused or that failed; `reason` is stable, `message` says what and where. The
+ * message reaches callers (an inline image's refusal, a task image's error), so it never names what
+ * a host name resolved to: that is `address`, for the log.
+ */
 export class OutboundError extends Error {
   constructor(
     readonly reason: OutboundRefusal,
     message: string,
+    /** The refused address a name resolved to (reason `address`). */
+    readonly address?: string,
   ) {
     super(message);
     this.name = 'OutboundError';
@@ -100,8 +106,12 @@ export async function resolveChecked(
  */
 async function checkedAddress(hostname: string, opts: Pick<GuardedFetchOptions, 'allow' | 'resolve'> & { signal?: AbortSignal }): Promise<string> {
   const { addresses, refused } = await resolveChecked(hostname, opts);
-  if (refused !== undefined) throw new OutboundError('address', `${hostname} resolves to ${refused}, an address outbound requests may not reach`);
-  return addresses[0]!;
+  if (refused === undefined) return addresses[0]!;
+  // An address the URL itself names may be said back; one a name resolved to is the operator's to read.
+  const literal = ipLiteral(hostname);
+  throw literal
+    ? new OutboundError('address', `the URL names ${literal}, an address outbound requests may not reach`, refused)
+    : new OutboundError('address', `${hostname} resolves to an address outbound requests may not reach`, refused);
 }
 
 /** `raw` as a URL this client fetches: http(s), no credentials. IPv4 spellings (decimal, octal, hex, short) come out dotted. */
@@ -131,6 +141,12 @@ export function redirectTarget(from: URL, location: string): URL {
   const url = checkedUrl(next.toString());
   if (from.protocol === 'https:' && url.protocol === 'http:') throw new OutboundError('redirects', `${from.host} redirected from https to http (${url.host}), which is refused`);
   return url;
+}
+
+/** A transport error's code, else its message with the address connected to replaced by the name it came from. */
+function failureText(err: unknown, address: string, hostname: string): string {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' ? code : String((err as Error).message).split(address).join(hostname);
 }
 
 async function readCapped(body: Dispatcher.ResponseData['body'], maxBytes: number, url: URL): Promise<Buffer> {
@@ -169,7 +185,7 @@ export async function guardedFetch(rawUrl: string, opts: GuardedFetchOptions = {
     try {
       const res = await request(target, { method, headers: { ...headers, host: url.host }, body, dispatcher: agent, signal }).catch((err: unknown) => {
         if (signal.aborted) throw new OutboundError('timeout', `${url.host} did not answer within ${timeoutMs} ms`);
-        throw new OutboundError('network', `${url.host}: ${(err as { code?: string }).code ?? (err as Error).message}`);
+        throw new OutboundError('network', `${url.host}: ${failureText(err, address, url.hostname)}`);
       });
       const location = res.headers.location;
       if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string') {
@@ -193,7 +209,7 @@ export async function guardedFetch(rawUrl: string, opts: GuardedFetchOptions = {
       const data = await readCapped(res.body, maxBytes, url).catch((err: unknown) => {
         if (err instanceof OutboundError) throw err;
         if (signal.aborted) throw new OutboundError('timeout', `${url.host} did not finish within ${timeoutMs} ms`);
-        throw new OutboundError('network', `${url.host}: ${(err as Error).message}`);
+        throw new OutboundError('network', `${url.host}: ${failureText(err, address, url.hostname)}`);
       });
       return { status: res.statusCode, headers: res.headers, body: data, url: url.toString() };
     } finally {

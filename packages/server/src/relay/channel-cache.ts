@@ -2,6 +2,7 @@ import { ChannelStatus } from '@modelgate/shared';
 import { CHANNEL_KEY_PURPOSE, SecretUnreadableError, type SecretBox } from '../crypto/secret-box.js';
 import type { Db } from '../db/client.js';
 import type { ChannelRow } from '../db/schema.js';
+import { UpstreamGuard } from '../net/upstream-guard.js';
 import type { ChannelTarget } from './adapters/types.js';
 
 /** A channel as the relay uses it: JSON columns parsed once per load, not per request. */
@@ -35,8 +36,14 @@ function stringMap(obj: Record<string, unknown> | null): Record<string, string> 
   return Object.keys(out).length ? out : null;
 }
 
-/** `row.key` must be the opened key (ChannelsRepository.open, or the cache's own load). */
-export function toRuntime(row: ChannelRow): RuntimeChannel {
+/** For a caller that names no guard: an untrusted target is still checked, with no range allowed. */
+const STRICT_GUARD = new UpstreamGuard();
+
+/**
+ * `row.key` must be the opened key (ChannelsRepository.open, or the cache's own load). `guard` is
+ * attached to the target when no root placed it (`target_trusted` 0).
+ */
+export function toRuntime(row: ChannelRow, guard: UpstreamGuard = STRICT_GUARD): RuntimeChannel {
   return {
     id: Number(row.id),
     type: Number(row.type),
@@ -55,6 +62,7 @@ export function toRuntime(row: ChannelRow): RuntimeChannel {
       other: row.other ?? '',
       organization: row.openai_organization ?? '',
       setting: parseJsonObject(row.setting) ?? {},
+      guard: Number(row.target_trusted) === 1 ? undefined : guard,
     },
   };
 }
@@ -87,6 +95,8 @@ export class ChannelCache {
     private readonly handle: Db,
     private readonly ttlMs: number,
     private readonly secrets: SecretBox,
+    /** The connect-time check of channels whose target no root placed. */
+    private readonly guard: UpstreamGuard,
   ) {}
 
   /** The opened key of a stored value, or null when it does not open. */
@@ -145,7 +155,7 @@ export class ChannelCache {
     const opened = new Map<string, string>();
     for (const r of rows) {
       const key = this.openKey(Number(r.id), r.key, opened);
-      if (key !== null) channels.set(Number(r.id), toRuntime({ ...r, key }));
+      if (key !== null) channels.set(Number(r.id), toRuntime({ ...r, key }, this.guard));
     }
     this.opened = opened;
     const byKey = new Map<string, Map<string, Map<number, RuntimeChannel[]>>>();

@@ -42,10 +42,10 @@ function convertContext(run: Run, model: string): ConvertContext {
   };
 }
 
-/** A GET of an adapter's follow-up (task polling) through the relay's pool; never throws. */
-async function followUpGet(run: Run, url: string, headers: Record<string, string>): Promise<FollowUpReply> {
+/** A GET of an adapter's follow-up (task polling) through the channel's pool; never throws. */
+async function followUpGet(run: Run, ch: RuntimeChannel, url: string, headers: Record<string, string>): Promise<FollowUpReply> {
   try {
-    const res = await undiciRequest(url, { method: 'GET', headers: { accept: 'application/json', ...headers }, dispatcher: run.ctx.relay.agent });
+    const res = await undiciRequest(url, { method: 'GET', headers: { accept: 'application/json', ...headers }, dispatcher: run.ctx.relay.dispatcherFor(ch.target) });
     const text = await res.body.text();
     let json: Record<string, unknown> | undefined;
     try {
@@ -103,7 +103,7 @@ export async function attemptOnce(run: Run, ch: RuntimeChannel): Promise<Attempt
           method: 'POST',
           headers,
           body: signed.body,
-          dispatcher: ctx.relay.agent,
+          dispatcher: ctx.relay.dispatcherFor(ch.target),
           signal: abort?.signal,
           headersTimeout: input.stream ? ctx.relay.streamHeadersTimeoutMs : undefined,
         });
@@ -143,7 +143,7 @@ export async function attemptOnce(run: Run, ch: RuntimeChannel): Promise<Attempt
   }
   if (json && adapter.followUp && !adapter.isErrorReply(call, json)) {
     // The reply only started the work (an async task): the adapter polls until the final one.
-    json = await adapter.followUp(call, json, (url, h) => followUpGet(run, url, h));
+    json = await adapter.followUp(call, json, (url, h) => followUpGet(run, ch, url, h));
     buf = Buffer.from(JSON.stringify(json));
   }
   if (json && adapter.isErrorReply(call, json)) {

@@ -1,5 +1,5 @@
 import { autoDisableOtherInfo, ChannelStatus, TokenStatus } from '@modelgate/shared';
-import type { Agent } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import type { Invalidation } from '../cluster/invalidation.js';
 import type { Config } from '../config/config.js';
 import type { SecretBox } from '../crypto/secret-box.js';
@@ -9,6 +9,8 @@ import { Ledger } from '../ledger/ledger.js';
 import { ChannelCache } from './channel-cache.js';
 import { NO_RELAY_OBSERVER, type RelayObserver } from './relay-observer.js';
 import { SqliteCheckpointer } from './sqlite-checkpointer.js';
+import { UpstreamGuard } from '../net/upstream-guard.js';
+import type { ChannelTarget } from './adapters/types.js';
 import { createUpstreamAgent } from './upstream.js';
 
 /** The relay's long-lived state: caches, the ledger and the upstream connection pool. */
@@ -17,6 +19,12 @@ export class RelayServices {
   readonly channels: ChannelCache;
   readonly ledger: Ledger;
   readonly agent: Agent;
+  /**
+   * The connect-time check of channels whose target no root placed (its allow list and refusal log
+   * are set in create-context), and their pool: one checked lookup per new connection.
+   */
+  readonly guard = new UpstreamGuard();
+  readonly guardedAgent: Agent;
   private readonly checkpointer: SqliteCheckpointer;
   /**
    * Per-request header timeout for streams, in ms (undefined = the agent's RELAY_TIMEOUT). A
@@ -33,13 +41,19 @@ export class RelayServices {
   ) {
     const ttl = config.syncFrequencySec * 1000;
     this.auth = new AuthCache(handle, ttl);
-    this.channels = new ChannelCache(handle, ttl, secrets);
+    this.channels = new ChannelCache(handle, ttl, secrets, this.guard);
     this.ledger = new Ledger(handle, config.nodeId, config.ledgerLeaseSec);
     this.agent = createUpstreamAgent(config.relayTimeoutSec, config.streamingTimeoutSec);
+    this.guardedAgent = createUpstreamAgent(config.relayTimeoutSec, config.streamingTimeoutSec, this.guard);
     this.checkpointer = new SqliteCheckpointer(handle, config.sqlitePath);
     const firstByte = config.relayFirstByteTimeoutSec;
     const overall = config.relayTimeoutSec;
     this.streamHeadersTimeoutMs = firstByte > 0 ? Math.min(firstByte, overall || firstByte) * 1000 : undefined;
+  }
+
+  /** The pool a channel's requests go through: the guarded one when no root placed its target. */
+  dispatcherFor(target: Pick<ChannelTarget, 'guard'>): Dispatcher {
+    return target.guard ? this.guardedAgent : this.agent;
   }
 
   /**
@@ -107,6 +121,6 @@ export class RelayServices {
 
   async close(): Promise<void> {
     await this.checkpointer.close();
-    await this.agent.close();
+    await Promise.all([this.agent.close(), this.guardedAgent.close()]);
   }
 }

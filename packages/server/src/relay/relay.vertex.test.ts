@@ -127,7 +127,7 @@ describe('Vertex AI channel', () => {
       const tokensBefore = vertex.requests.filter((r) => r.kind === 'token').length;
       const err = (await c.client.chat.completions.create({ model, messages }).catch((e: unknown) => e)) as { status: number; message: string };
       expect(err.status).toBe(500);
-      expect(err.message).toContain("Vertex AI token exchange refused: the key's token_uri is not fetched: 127.0.0.1 resolves to 127.0.0.1, an address outbound requests may not reach");
+      expect(err.message).toContain("Vertex AI token exchange refused: the key's token_uri is not fetched: the URL names 127.0.0.1, an address outbound requests may not reach");
       expect(vertex.requests.filter((r) => r.kind === 'token')).toHaveLength(tokensBefore);
       expect(proxy.seen).toHaveLength(0);
       expect(await balances(h, c)).toEqual(before);

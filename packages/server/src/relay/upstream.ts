@@ -1,39 +1,63 @@
-import { Agent, request } from 'undici';
+import { Agent, buildConnector, request, type Dispatcher } from 'undici';
+import type { UpstreamGuard } from '../net/upstream-guard.js';
 import type { WireError } from './formats/types.js';
+
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * A pool's `connect` option: undici's own connector, or, for a guarded pool, the same connector
+ * reached through the guard's checked lookup (undici ignores `connectTimeout` once `connect` is a
+ * function, so the timeout goes to the connector itself).
+ */
+function connectOption(guard: UpstreamGuard | undefined): Pick<Agent.Options, 'connect' | 'connectTimeout'> {
+  return guard ? { connect: guard.connector(buildConnector({ timeout: CONNECT_TIMEOUT_MS })) } : { connectTimeout: CONNECT_TIMEOUT_MS };
+}
 
 /**
  * One keep-alive connection pool per upstream origin for the whole process. RELAY_TIMEOUT bounds
  * the wait for response headers (0 = none); STREAMING_TIMEOUT bounds the silence between body
- * chunks, which ends a stalled stream.
+ * chunks, which ends a stalled stream. With `guard`, the pool of channels whose target no root
+ * placed: each new connection costs one checked lookup, a kept-alive one nothing.
  */
-export function createUpstreamAgent(relayTimeoutSec: number, streamingTimeoutSec: number): Agent {
+export function createUpstreamAgent(relayTimeoutSec: number, streamingTimeoutSec: number, guard?: UpstreamGuard): Agent {
   return new Agent({
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 600_000,
     headersTimeout: relayTimeoutSec * 1000,
     bodyTimeout: streamingTimeoutSec * 1000,
-    connectTimeout: 10_000,
+    ...connectOption(guard),
   });
 }
 
 /**
  * Side calls an adapter makes to its channel's own upstream, outside the relayed request (Baidu's
- * access-token endpoint on the channel's host, the Midjourney and Suno task proxies): where they go
- * is the channel's base URL, the administrator's choice, so they are not SSRF-guarded, but they
- * share one keep-alive pool, follow no redirects (as the relay does not) and are capped in time.
+ * access-token endpoint on the channel's host, the Midjourney and Suno task proxies, a Vertex key's
+ * token endpoint on the channel's host): where they go is the channel's target, so they go through
+ * the target's guard when no root placed it, like the relayed request. They share one keep-alive
+ * pool per guard, follow no redirects (as the relay does not) and are capped in time.
  */
-const sideAgent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connectTimeout: 10_000 });
+const sideAgent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, ...connectOption(undefined) });
+const guardedSideAgents = new WeakMap<UpstreamGuard, Agent>();
+
+function sideDispatcher(guard: UpstreamGuard | undefined): Dispatcher {
+  if (!guard) return sideAgent;
+  let agent = guardedSideAgents.get(guard);
+  if (!agent) guardedSideAgents.set(guard, (agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, ...connectOption(guard) })));
+  return agent;
+}
 
 export interface UpstreamSideCall {
   method: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
   timeoutMs: number;
+  /** The channel target's guard (`ChannelTarget.guard`): set when no root placed the target. */
+  guard?: UpstreamGuard;
 }
 
-/** One side call; rejects on a transport failure or the time cap (the error's name is then TimeoutError). */
+/** One side call; rejects on a transport failure, a refused target or the time cap (the error's name is then TimeoutError). */
 export async function upstreamSideCall(url: string, init: UpstreamSideCall): Promise<{ status: number; text: string }> {
-  const res = await request(url, { method: init.method, headers: init.headers, body: init.body, dispatcher: sideAgent, signal: AbortSignal.timeout(init.timeoutMs) });
+  const res = await request(url, { method: init.method, headers: init.headers, body: init.body, dispatcher: sideDispatcher(init.guard), signal: AbortSignal.timeout(init.timeoutMs) });
   return { status: res.statusCode, text: await res.body.text() };
 }
 

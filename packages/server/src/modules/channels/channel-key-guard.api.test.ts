@@ -6,8 +6,8 @@ import { testDbKinds } from '../../test-support/test-db.js';
 import { CHANNEL_KEY_PURPOSE } from '../../crypto/secret-box.js';
 
 const SECRET_KEY = 'sk-root-only-secret-4b7e9d';
-const REFUSED_EN = 'Changing the base URL or type of a channel requires entering its key again';
-const REFUSED_ZH = '修改渠道的 Base URL 或类型时必须重新填写密钥';
+const REFUSED_EN = "Changing where a channel's requests go (type, base URL, proxy, region, account or API version) requires entering its key again";
+const REFUSED_ZH = '修改渠道的请求去向（类型、Base URL、代理、地区、账户或 API 版本）时必须重新填写密钥';
 
 /**
  * An admin (role 10) never sees channel keys, so it must not be able to send one somewhere else:

@@ -1,4 +1,4 @@
-import { ChannelType, SERVER_MESSAGES, type ServerMessageCode } from '@modelgate/shared';
+import { ChannelType, isRootRole, SERVER_MESSAGES, type ServerMessageCode } from '@modelgate/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { request } from 'undici';
 import type { AppContext } from '../../context.js';
@@ -70,7 +70,9 @@ export function channelOpsRoutes(app: FastifyInstance, ctx: Deps): void {
    * `{base}/v1/models` unless the adapter knows better: Gemini's `models`, Anthropic's headers).
    * Failures name a status or transport code only; what the upstream said goes to the log.
    */
-  const fetchModels = async (req: FastifyRequest, type: number, baseUrl: string, key: string): Promise<string[]> => {
+  const fetchModels = async (req: FastifyRequest, type: number, baseUrl: string, key: string, trusted: boolean): Promise<string[]> => {
+    // Root's (or a root-placed channel's) target goes through the relay's pool; any other is checked when connecting, like the relay.
+    const dispatcher = ctx.relay.dispatcherFor(trusted ? {} : { guard: ctx.relay.guard });
     const adapter = adapterFor(type) ?? adapterFor(ChannelType.OpenAI)!;
     const base = baseUrl.trim().replace(/\/+$/, '');
     if (base && !/^https?:\/\//.test(base)) throw new AppError('CHANNEL_BASE_URL_INVALID');
@@ -87,10 +89,12 @@ export function channelOpsRoutes(app: FastifyInstance, ctx: Deps): void {
       let res;
       let body;
       try {
-        res = await request(url, { headers, dispatcher: ctx.relay.agent, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+        res = await request(url, { headers, dispatcher, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
         body = await res.body.text();
       } catch (err) {
-        throw failed(transportFailure(err, FETCH_TIMEOUT_MS).detail, (err as Error).message);
+        const failure = transportFailure(err, FETCH_TIMEOUT_MS);
+        if (failure.code === 'CHANNEL_TARGET_REFUSED') throw new AppError('CHANNEL_TARGET_REFUSED');
+        throw failed(failure.detail, (err as Error).message);
       }
       if (res.statusCode !== 200) throw failed(`HTTP ${res.statusCode}`, body);
       let json: unknown;
@@ -110,13 +114,13 @@ export function channelOpsRoutes(app: FastifyInstance, ctx: Deps): void {
 
   declare('GET /api/channel/fetch_models/:id', {}, async (req) => {
     const row = await load(req.params.id);
-    return ok(await fetchModels(req, row.type, row.base_url ?? '', row.key.split('\n')[0] ?? ''));
+    return ok(await fetchModels(req, row.type, row.base_url ?? '', row.key.split('\n')[0] ?? '', Number(row.target_trusted) === 1));
   });
 
   declare('POST /api/channel/fetch_models', {}, async (req) => {
     const b = req.body;
     // An address typed here is probed like a saved channel's: the same limit on where a non-root admin may point.
     await assertChannelTarget(ctx.options, b.base_url, caller(req).role);
-    return ok(await fetchModels(req, b.type ?? ChannelType.OpenAI, b.base_url, b.key.split('\n')[0] ?? ''));
+    return ok(await fetchModels(req, b.type ?? ChannelType.OpenAI, b.base_url, b.key.split('\n')[0] ?? '', isRootRole(caller(req).role)));
   });
 }

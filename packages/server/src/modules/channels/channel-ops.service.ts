@@ -1,4 +1,4 @@
-import { ChannelStatus, channelTypeInfo, DEFAULT_CNY_PER_USD } from '@modelgate/shared';
+import { ChannelStatus, channelTargetProblem, channelTypeInfo, DEFAULT_CNY_PER_USD } from '@modelgate/shared';
 import { request } from 'undici';
 import type { Config } from '../../config/config.js';
 import type { Logger } from '../../log/logger.js';
@@ -14,7 +14,7 @@ import { MODE_FORMAT, SigningError, type ConvertedReply, type UpstreamCall, type
 import { toRuntime } from '../../relay/channel-cache.js';
 import { readBody } from '../../relay/upstream.js';
 import type { ConvertContext, WireError } from '../../relay/formats/types.js';
-import { transportFailure, UpstreamFailureError, type UpstreamFailure } from './upstream-failure.js';
+import { targetRefused, transportFailure, UpstreamFailureError, type UpstreamFailure } from './upstream-failure.js';
 
 export interface TestResult {
   success: boolean;
@@ -61,15 +61,18 @@ export class ChannelOps {
       config: Pick<Config, 'pollingIntervalSec'>;
       options: OptionsService;
       channels: ChannelsRepository;
-      relay: Pick<RelayServices, 'agent' | 'autoDisableChannel'>;
+      relay: Pick<RelayServices, 'dispatcherFor' | 'guard' | 'autoDisableChannel'>;
       log: Pick<Logger, 'error'>;
     },
   ) {}
 
-  /** The channel as the relay would use it, its stored key opened; null when the key does not open. */
+  /**
+   * The channel as the relay would use it, its stored key opened and its target guarded like the
+   * relay's (when no root placed it); null when the key does not open.
+   */
   private runtime(row: ChannelRow): ReturnType<typeof toRuntime> | null {
     try {
-      return toRuntime(this.deps.channels.open(row));
+      return toRuntime(this.deps.channels.open(row), this.deps.relay.guard);
     } catch (e) {
       if (e instanceof AppError && e.code === 'CHANNEL_KEY_UNREADABLE') {
         this.deps.log.error({ channel: row.id }, e.message);
@@ -126,7 +129,7 @@ export class ChannelOps {
             method: 'POST',
             headers: { 'content-type': 'application/json', accept: 'application/json', ...req.headers },
             body: req.body,
-            dispatcher: this.deps.relay.agent,
+            dispatcher: this.deps.relay.dispatcherFor(ch.target),
             signal,
           });
       const text = (await readBody(res.body)).toString('utf8');
@@ -155,9 +158,13 @@ export class ChannelOps {
       result = error ? { success: false, message: error.message, time, error, failure } : { success: true, message: '', time };
     } catch (err) {
       const time = (performance.now() - started) / 1000;
-      if (err instanceof SigningError) {
+      if (err instanceof SigningError && !targetRefused(err)) {
+        // A target saved before its rule (channel-targets.ts) is refused by the adapter: the rule is what the admin is told.
+        const rule = err.upstream.code === 'channel_target_invalid' ? channelTargetProblem(Number(row.type), row) : undefined;
         // Credentials that could not sign (a refused token exchange): the provider's message and its disable judgement.
-        result = { success: false, message: err.upstream.message, time, error: err.upstream, failure: { code: 'CHANNEL_UPSTREAM_STATUS', detail: `HTTP ${err.upstream.status}` } };
+        result = rule
+          ? { success: false, message: rule, time, error: err.upstream }
+          : { success: false, message: err.upstream.message, time, error: err.upstream, failure: { code: 'CHANNEL_UPSTREAM_STATUS', detail: `HTTP ${err.upstream.status}` } };
         await this.deps.channels.setStats(row.id, { response_time: Math.round(time * 1000), test_time: nowSec() });
         return result;
       }
@@ -230,7 +237,7 @@ export class ChannelOps {
       let res;
       let text;
       try {
-        res = await request(url, { headers, dispatcher: this.deps.relay.agent, signal: AbortSignal.timeout(TEST_TIMEOUT_MS) });
+        res = await request(url, { headers, dispatcher: this.deps.relay.dispatcherFor(ch.target), signal: AbortSignal.timeout(TEST_TIMEOUT_MS) });
         text = await res.body.text();
       } catch (err) {
         throw new UpstreamFailureError(transportFailure(err, TEST_TIMEOUT_MS), (err as Error).message);

@@ -43,16 +43,16 @@ describe('where a non-root admin may point a channel', () => {
     const before = await channelCount();
     const refused = [
       ['http://127.0.0.1:3000', '127.0.0.1'],
-      ['http://localhost:3000', 'localhost → 127.0.0.1'],
+      ['http://localhost:3000', 'localhost'],
       ['http://2130706433', '127.0.0.1'],
       ['http://[::1]:8080/v1', '::1'],
       ['http://[::ffff:7f00:1]', '::ffff:7f00:1'],
       ['http://169.254.169.254/latest', '169.254.169.254'],
       ['https://10.0.0.5', '10.0.0.5'],
-      ['wss://192.168.1.2', '192.168.1.2'],
+      ['https://192.168.1.2', '192.168.1.2'],
       ['http://100.64.1.1', '100.64.1.1'],
-      ['https://intranet.test', 'intranet.test → 10.1.1.1'],
-      ['https://split.test', 'split.test → 192.168.0.10'],
+      ['https://intranet.test', 'intranet.test'],
+      ['https://split.test', 'split.test'],
     ];
     for (const [url, shown] of refused) expect([url, (await create(admin, url!)).body]).toEqual([url, { success: false, message: `${REFUSED_EN}: ${shown}` }]);
     admin.lang = 'zh';

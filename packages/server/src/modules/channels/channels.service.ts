@@ -1,4 +1,4 @@
-import { ChannelStatus, Role, channelKeyProblem, channelTypeInfo, isChannelType, splitChannelKeys } from '@modelgate/shared';
+import { ChannelStatus, channelKeyProblem, channelProxy, channelTargetKey, channelTargetProblem, channelTypeInfo, isChannelType, isRootRole, splitChannelKeys, type ChannelTargetFields } from '@modelgate/shared';
 import { z } from 'zod';
 import { AppError } from '../../http/errors.js';
 import { nowSec } from '../../http/reply.js';
@@ -55,14 +55,19 @@ function trimUrl(v: string | null | undefined): string {
   return (v ?? '').trim().replace(/\/+$/, '');
 }
 
-/** The reference's per-channel proxy (`setting.proxy`): requests, and the key, would go through it. */
-function proxyOf(setting: string | null | undefined): string {
-  try {
-    const v = (JSON.parse(setting || '{}') as { proxy?: unknown }).proxy;
-    return typeof v === 'string' ? trimUrl(v) : '';
-  } catch {
-    return '';
-  }
+/** A target that breaks its type's rule (channel-targets.ts) is refused, the rule's message in the caller's language. */
+function assertTargetRules(type: number, fields: ChannelTargetFields): void {
+  const problem = channelTargetProblem(type, fields);
+  if (problem) throw new AppError(problem);
+}
+
+/**
+ * Whether `caller` places the target as one the relay trusts: root's choice, or no choice at all
+ * (no base URL and no proxy: the type's own host, or a validated region or account on the
+ * provider's). Anything else a non-root admin chose is checked at every new connection.
+ */
+function placesTrusted(callerRole: number, fields: ChannelTargetFields): boolean {
+  return isRootRole(callerRole) || (!(fields.base_url ?? '').trim() && !channelProxy(fields.setting));
 }
 
 /** A composite key (Bedrock's `AK|SK|Region`, Vertex's service-account JSON) is refused with the format it should have. */
@@ -81,6 +86,12 @@ export class ChannelsService {
     /** The operator's outbound allow list, for where a non-root admin may point a channel. */
     private readonly options: Pick<OptionsService, 'str'>,
   ) {}
+
+  /** A non-root admin's new base URL or proxy may not lead into this server's network (channel-target-guard.ts). */
+  private async assertReachable(fields: Pick<ChannelTargetFields, 'base_url' | 'setting'>, callerRole: number): Promise<void> {
+    if (fields.base_url) await assertChannelTarget(this.options, fields.base_url, callerRole);
+    if (fields.setting !== undefined) await assertChannelTarget(this.options, channelProxy(fields.setting), callerRole);
+  }
 
   /** The configuration columns of `input`; accounting columns (used_quota, balance, …) are never taken from a client. */
   private toWrite(input: ChannelInput, existingType?: number): ChannelWrite {
@@ -130,7 +141,8 @@ export class ChannelsService {
     if (!w.models) throw new AppError('CHANNEL_MODELS_REQUIRED');
     const keys = splitChannelKeys(input.type, rawKey);
     for (const k of keys) assertKeyFormat(input.type, k);
-    await assertChannelTarget(this.options, w.base_url, callerRole);
+    assertTargetRules(input.type, w);
+    await this.assertReachable(w, callerRole);
     const now = nowSec();
     const base = {
       ...w,
@@ -139,6 +151,7 @@ export class ChannelsService {
       created_time: now,
       other_info: '',
       other: w.other ?? defaultOther(input.type),
+      target_trusted: placesTrusted(callerRole, w) ? 1 : 0,
     };
     return this.repo.insertMany(keys.map((key) => ({ ...base, key })));
   }
@@ -177,16 +190,24 @@ export class ChannelsService {
     const partial = presentKeys.every((k) => PARTIAL_KEYS.has(k));
     const w = this.toWrite(input, Number(existing.type));
     const key = partial ? '' : (input.key ?? '').trim();
-    // Admins never see keys; repointing a channel without a new key would hand its stored key to
-    // whatever listens at the new address. Only root, who may configure keys anyway, can do that.
-    if (!key && callerRole < Role.Root) {
-      const moved =
-        (w.type !== undefined && w.type !== Number(existing.type)) ||
-        (w.base_url !== undefined && w.base_url !== trimUrl(existing.base_url)) ||
-        (w.setting !== undefined && proxyOf(w.setting) !== proxyOf(existing.setting));
-      if (moved) throw new AppError('CHANNEL_KEY_REQUIRED_FOR_TARGET');
+    const root = isRootRole(callerRole);
+    const type = w.type ?? Number(existing.type);
+    const after: ChannelTargetFields = { base_url: w.base_url ?? existing.base_url, other: w.other ?? existing.other, setting: w.setting ?? existing.setting };
+    const moved = channelTargetKey(type, after) !== channelTargetKey(Number(existing.type), existing);
+    if (moved) {
+      assertTargetRules(type, after);
+      // Admins never see keys; repointing a channel without a new key would hand its stored key to
+      // whatever listens at the new address. Only root, who may configure keys anyway, can do that.
+      if (!key && !root) throw new AppError('CHANNEL_KEY_REQUIRED_FOR_TARGET');
+      await this.assertReachable(
+        { base_url: w.base_url !== undefined && w.base_url !== trimUrl(existing.base_url) ? w.base_url : undefined, setting: channelProxy(after.setting) !== channelProxy(existing.setting) ? after.setting : undefined },
+        callerRole,
+      );
     }
-    if (w.base_url !== undefined && w.base_url !== trimUrl(existing.base_url)) await assertChannelTarget(this.options, w.base_url, callerRole);
+    // Root's full save places the target as it stands (an older row becomes trusted again); a
+    // non-root admin's move makes it one to check at every new connection.
+    if (root && !partial) w.target_trusted = 1;
+    else if (moved) w.target_trusted = placesTrusted(callerRole, after) ? 1 : 0;
     if (!partial) {
       if (key) assertKeyFormat(w.type ?? Number(existing.type), key);
       if (key) w.key = key;

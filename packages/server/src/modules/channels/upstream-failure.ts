@@ -2,6 +2,7 @@ import { Role } from '@modelgate/shared';
 import type { FastifyRequest } from 'fastify';
 import { caller } from '../../http/auth.js';
 import { AppError, localise } from '../../http/errors.js';
+import { UpstreamTargetRefused } from '../../net/upstream-guard.js';
 
 /**
  * Why a channel probe (test, balance, model list) failed, in words that carry nothing the upstream
@@ -10,8 +11,8 @@ import { AppError, localise } from '../../http/errors.js';
  * only as a short sanitised excerpt.
  */
 export interface UpstreamFailure {
-  code: 'CHANNEL_UPSTREAM_STATUS' | 'CHANNEL_UPSTREAM_BAD_RESPONSE' | 'CHANNEL_UPSTREAM_UNREACHABLE';
-  /** Our words only: `HTTP 502`, `HTTP 200: not JSON`, `ECONNREFUSED`, `timeout after 60s`. */
+  code: 'CHANNEL_UPSTREAM_STATUS' | 'CHANNEL_UPSTREAM_BAD_RESPONSE' | 'CHANNEL_UPSTREAM_UNREACHABLE' | 'CHANNEL_TARGET_REFUSED';
+  /** Our words only: `HTTP 502`, `HTTP 200: not JSON`, `ECONNREFUSED`, `timeout after 60s`; '' for a refused target. */
   detail: string;
 }
 
@@ -25,12 +26,21 @@ export class UpstreamFailureError extends Error {
   }
 }
 
-/** A transport error as a code (`ECONNREFUSED`, `UND_ERR_CONNECT_TIMEOUT`) or our timeout text. */
+/**
+ * A transport error as a code (`ECONNREFUSED`, `UND_ERR_CONNECT_TIMEOUT`) or our timeout text; a
+ * target the connect-time guard refused is said as such, naming no address (the log has it).
+ */
 export function transportFailure(err: unknown, timeoutMs: number): UpstreamFailure {
+  if (targetRefused(err)) return { code: 'CHANNEL_TARGET_REFUSED', detail: '' };
   const e = err as { name?: string; code?: unknown; cause?: { code?: unknown } };
   if (e.name === 'TimeoutError' || e.name === 'AbortError') return { code: 'CHANNEL_UPSTREAM_UNREACHABLE', detail: `timeout after ${timeoutMs / 1000}s` };
   const code = typeof e.code === 'string' ? e.code : typeof e.cause?.code === 'string' ? e.cause.code : 'request failed';
   return { code: 'CHANNEL_UPSTREAM_UNREACHABLE', detail: code };
+}
+
+/** The connect-time guard refused the channel's target, directly or beneath a signing step's error. */
+export function targetRefused(err: unknown): boolean {
+  return err instanceof UpstreamTargetRefused || (err instanceof Error && err.cause instanceof UpstreamTargetRefused);
 }
 
 const EXCERPT_MAX = 160;

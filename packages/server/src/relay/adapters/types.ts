@@ -8,6 +8,7 @@
  */
 import type { Usage } from '@modelgate/shared';
 import type { IpMatcher } from '../../http/ip-list.js';
+import type { UpstreamGuard } from '../../net/upstream-guard.js';
 import type { ConvertContext, StreamReader, StreamWriter, UpstreamEvent, WireError, WireFormat } from '../formats/types.js';
 
 /** Inbound operations: each has a billing rule; `chat` is served in several formats. */
@@ -89,6 +90,12 @@ export interface ChannelTarget {
   other: string;
   organization: string;
   setting: Record<string, unknown>;
+  /**
+   * Set when no root placed where this channel's requests go (a non-root admin did, or the row
+   * predates the record): every connection to its upstream goes through this guard, which checks
+   * the address it connects to (net/upstream-guard.ts). Absent: the relay's plain pool.
+   */
+  guard?: UpstreamGuard;
 }
 
 /** Normalised usage: one definition, beside the cost formula that prices it. */

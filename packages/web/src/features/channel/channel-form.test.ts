@@ -52,6 +52,22 @@ describe('channel form (spec §5)', () => {
     expect(buildChannelPayload(values({ type: 41, key: json, other: '{"a":"b"}' }), 'create')).toEqual({ problem: 'vertexRegion' });
   });
 
+  it('says the server’s target rules before sending: nothing placed in a URL can move its host', () => {
+    const json = '{\n "type": "service_account"\n}';
+    // The Vertex attack of issue 29: a "region" that makes the host 127.0.0.1.
+    expect(buildChannelPayload(values({ type: 41, key: json, other: '127.0.0.1:8080/x?' }), 'create')).toEqual({ problem: 'vertexRegion' });
+    expect(buildChannelPayload(values({ type: 41, key: json, other: '{"default":"evil.test/"}' }), 'create')).toEqual({ problem: 'vertexRegion' });
+    expect(buildChannelPayload(values({ type: 41, key: json, other: '{"default":"europe-west4"}' }), 'create')).toMatchObject({ payload: { other: '{"default":"europe-west4"}' } });
+    expect(buildChannelPayload(values({ type: 39, other: 'd6b5da8hk1awo8nap34ube6gh' }), 'create')).toEqual({ problem: 'cloudflareAccount' });
+    expect(buildChannelPayload(values({ type: 39, other: '0123456789abcdef0123456789abcdef' }), 'create')).toMatchObject({ payload: { other: '0123456789abcdef0123456789abcdef' } });
+    expect(buildChannelPayload(values({ type: 3, base_url: 'https://x', other: '2024-10-21&x=1' }), 'create')).toEqual({ problem: 'azureVersion' });
+    expect(buildChannelPayload(values({ type: 18, other: '../v1' }), 'create')).toEqual({ problem: 'sparkVersion' });
+    expect(buildChannelPayload(values({ base_url: 'ftp://files.example' }), 'create')).toEqual({ problem: 'targetBaseUrl' });
+    expect(buildChannelPayload(values({ base_url: 'https://user:pw@api.example' }), 'create')).toEqual({ problem: 'targetBaseUrl' });
+    expect(buildChannelPayload(values({ setting: '{"proxy":"file:///etc"}' }), 'create')).toEqual({ problem: 'targetProxy' });
+    expect(buildChannelPayload(values({ setting: '{"proxy":"socks5://u:p@proxy.example:1080"}' }), 'create')).toMatchObject({ payload: { setting: '{"proxy":"socks5://u:p@proxy.example:1080"}' } });
+  });
+
   it('edits send the loaded record back with an empty key and without status or accounting', () => {
     const loaded = channel({ status: 3, other_info: '{"status_reason":"x"}' });
     const result = buildChannelPayload({ ...channelToFormValues(loaded), name: 'renamed' }, 'edit', loaded);

@@ -1,5 +1,5 @@
 import { splitList, type Channel } from './api';
-import { channelTypeOf, splitChannelKeys } from '@modelgate/shared';
+import { channelTargetProblem, channelTypeOf, splitChannelKeys, type ChannelTargetProblem } from '@modelgate/shared';
 
 export interface ChannelFormValues {
   type: number;
@@ -73,7 +73,24 @@ export type ChannelFormProblem =
   | 'statusMapping'
   | 'setting'
   | 'baseUrl'
-  | 'vertexRegion';
+  | 'vertexRegion'
+  | 'targetBaseUrl'
+  | 'targetProxy'
+  | 'cloudflareAccount'
+  | 'azureVersion'
+  | 'sparkVersion'
+  | 'geminiVersion';
+
+/** The server's target rules (shared channel-targets.ts), said in the form before a save is sent. */
+const TARGET_PROBLEMS: Record<ChannelTargetProblem, ChannelFormProblem> = {
+  CHANNEL_TARGET_BASE_URL: 'targetBaseUrl',
+  CHANNEL_TARGET_PROXY: 'targetProxy',
+  CHANNEL_TARGET_VERTEX_REGION: 'vertexRegion',
+  CHANNEL_TARGET_CLOUDFLARE_ACCOUNT: 'cloudflareAccount',
+  CHANNEL_TARGET_AZURE_VERSION: 'azureVersion',
+  CHANNEL_TARGET_SPARK_VERSION: 'sparkVersion',
+  CHANNEL_TARGET_GEMINI_VERSION: 'geminiVersion',
+};
 
 /** JSON text fields must hold an object, or be empty. */
 /**
@@ -138,24 +155,24 @@ export function buildChannelPayload(
   if ((fields.baseUrlField === 'azure' || fields.baseUrlField === 'custom') && !baseUrl) return { problem: 'baseUrl' };
   let other = (values.other ?? '').trim();
   if (!other) other = fields.defaultOther ?? '';
-  if (fields.other === 'vertexRegion' && other.startsWith('{')) {
-    // A region map must name the default region (reference §6).
-    if (!isJsonObjectText(other) || !('default' in (JSON.parse(other) as object))) return { problem: 'vertexRegion' };
-  }
+
+  const target = { base_url: fields.baseUrlField === 'none' ? '' : baseUrl, other: fields.other ? other : '', setting: (values.setting ?? '').trim() };
+  const targetProblem = channelTargetProblem(values.type, target);
+  if (targetProblem) return { problem: TARGET_PROBLEMS[targetProblem] };
 
   const body = {
     type: values.type,
     name,
     key,
-    base_url: fields.baseUrlField === 'none' ? '' : baseUrl,
-    other: fields.other ? other : '',
+    base_url: target.base_url,
+    other: target.other,
     openai_organization: fields.organization ? (values.openai_organization ?? '').trim() : '',
     models: models.join(','),
     groups,
     group: groups.join(','),
     model_mapping: (values.model_mapping ?? '').trim(),
     status_code_mapping: (values.status_code_mapping ?? '').trim(),
-    setting: (values.setting ?? '').trim(),
+    setting: target.setting,
     test_model: (values.test_model ?? '').trim(),
     auto_ban: values.auto_ban ? 1 : 0,
     tag: (values.tag ?? '').trim(),

@@ -120,7 +120,7 @@ describe('channel drawer', () => {
   });
 
   it('shows the server refusing an admin who repoints a channel without its key, and stays open', async () => {
-    const refused = '修改渠道的 Base URL 或类型时必须重新填写密钥';
+    const refused = '修改渠道的请求去向（类型、Base URL、代理、地区、账户或 API 版本）时必须重新填写密钥';
     const server = mockApi({
       ...side,
       'GET /api/channel/': () => ok([]),

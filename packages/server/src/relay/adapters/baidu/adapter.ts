@@ -93,7 +93,7 @@ class BaiduAdapter extends AdapterBase {
 
   override async sign(req: UpstreamRequest, call: UpstreamCall): Promise<UpstreamRequest> {
     if (isQianfanV2Key(call.ch.key)) return req;
-    const token = await tokens.token(call.ch.id, this.base(call.ch), call.ch.key);
+    const token = await tokens.token(call.ch.id, this.base(call.ch), call.ch.key, call.ch.guard);
     return { ...req, url: `${req.url}?access_token=${encodeURIComponent(token)}` };
   }
 

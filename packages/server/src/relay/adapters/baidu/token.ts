@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { UpstreamGuard } from '../../../net/upstream-guard.js';
 import { upstreamSideCall } from '../../upstream.js';
 import { SigningError } from '../types.js';
 
@@ -20,16 +21,18 @@ function refused(message: string, disablesChannel: boolean, retryable: boolean):
 }
 
 /** `POST {base}/oauth/2.0/token?grant_type=client_credentials…`; a refusal is a channel error with Baidu's words. */
-export async function fetchBaiduToken(base: string, key: string): Promise<{ token: string; expiresIn: number }> {
+export async function fetchBaiduToken(base: string, key: string, guard?: UpstreamGuard): Promise<{ token: string; expiresIn: number }> {
   const parts = baiduKeyParts(key);
   if (!parts) throw refused('channel key is not a Baidu key: expected APIKey|SecretKey', true, true);
   const q = new URLSearchParams({ grant_type: 'client_credentials', client_id: parts.clientId, client_secret: parts.clientSecret });
   let res: { status: number; text: string };
   try {
     // The token host is the channel's base URL (the administrator's upstream), reached like the relay reaches it.
-    res = await upstreamSideCall(`${base}/oauth/2.0/token?${q.toString()}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, timeoutMs: 20_000 });
+    res = await upstreamSideCall(`${base}/oauth/2.0/token?${q.toString()}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, timeoutMs: 20_000, guard });
   } catch (err) {
-    throw new SigningError({ status: 500, type: 'baidu_error', code: 'access_token_failed', param: null, message: `Baidu access token request failed: ${(err as Error).message}`, retryable: true, disablesChannel: false });
+    const failed = new SigningError({ status: 500, type: 'baidu_error', code: 'access_token_failed', param: null, message: `Baidu access token request failed: ${(err as Error).message}`, retryable: true, disablesChannel: false });
+    // A refused target is said as such by the channel test (the cause is never shown to callers).
+    throw Object.assign(failed, { cause: err });
   }
   const text = res.text;
   let j: Record<string, unknown> = {};
@@ -56,20 +59,21 @@ export class BaiduTokens {
   private readonly tokens = new Map<string, CachedToken>();
   private readonly inflight = new Map<string, Promise<string>>();
 
-  constructor(private readonly fetchToken: (base: string, key: string) => Promise<{ token: string; expiresIn: number }> = fetchBaiduToken) {}
+  constructor(private readonly fetchToken: (base: string, key: string, guard?: UpstreamGuard) => Promise<{ token: string; expiresIn: number }> = fetchBaiduToken) {}
 
   private id(channelId: number, key: string): string {
     return `${channelId}:${createHash('sha256').update(key).digest('hex')}`;
   }
 
-  async token(channelId: number, base: string, key: string): Promise<string> {
+  /** `guard`: the channel target's, when no root placed it (the token host is the channel's base URL). */
+  async token(channelId: number, base: string, key: string, guard?: UpstreamGuard): Promise<string> {
     const id = this.id(channelId, key);
     const hit = this.tokens.get(id);
     if (hit && hit.renewAt > Date.now()) return hit.token;
     const pending = this.inflight.get(id);
     if (pending) return pending;
     const p = (async () => {
-      const { token, expiresIn } = await this.fetchToken(base, key);
+      const { token, expiresIn } = await this.fetchToken(base, key, guard);
       // Renewed an hour before it ends (or half-way through a short-lived one).
       const margin = Math.min(3600, expiresIn / 2);
       this.tokens.set(id, { token, renewAt: Date.now() + (expiresIn - margin) * 1000 });

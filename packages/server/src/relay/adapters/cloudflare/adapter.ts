@@ -1,4 +1,4 @@
-import { ChannelType } from '@modelgate/shared';
+import { ChannelType, isCloudflareAccountId } from '@modelgate/shared';
 import type { WireError } from '../../formats/types.js';
 import { OpenAIWireAdapter, parseOpenAIError } from '../openai-base.js';
 import { SigningError, type ChannelTarget, type UpstreamCall, MODE_PATH } from '../types.js';
@@ -55,9 +55,16 @@ class CloudflareAdapter extends OpenAIWireAdapter {
     return { authorization: `Bearer ${cloudflareCredentials(call.ch).token}` };
   }
 
-  /** A channel without an account id cannot address any model: refused before anything is sent. */
+  /**
+   * A channel without an account id cannot address any model: refused before anything is sent. So
+   * is one whose id is no account id (a row saved before the save rule): it is placed in the path.
+   */
   override sign(req: Parameters<OpenAIWireAdapter['sign']>[0], call: UpstreamCall) {
-    if (!cloudflareCredentials(call.ch).accountId) {
+    const { accountId } = cloudflareCredentials(call.ch);
+    if (accountId && !isCloudflareAccountId(accountId)) {
+      throw new SigningError({ status: 500, type: 'new_api_error', code: 'channel_target_invalid', param: null, message: `Cloudflare channel #${call.ch.id}: its account id is not 32 hexadecimal characters; fix it in the channel form`, retryable: true, disablesChannel: false });
+    }
+    if (!accountId) {
       throw new SigningError({
         status: 401,
         type: 'upstream_error',

@@ -13,6 +13,7 @@ async function send(target: ChannelTarget, method: 'GET' | 'POST', path: string,
     headers: { 'mj-api-secret': target.key, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}), accept: 'application/json' },
     body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
     timeoutMs,
+    guard: target.guard,
   });
   const text = res.text;
   let json: unknown = null;

@@ -1,4 +1,4 @@
-import { ChannelType, channelTypeInfo } from '@modelgate/shared';
+import { ChannelType, channelTypeInfo, isVersionName } from '@modelgate/shared';
 import { specOf } from '../../formats/registry.js';
 import { parseObject } from '../../formats/shared/wire.js';
 import { SPARK_DEAD_CODES, sparkChunks, sparkCompletion, sparkError, sparkRequest, sparkRoute } from '../../formats/spark/index.js';
@@ -62,6 +62,11 @@ class SparkAdapter extends AdapterBase {
   }
 
   override sign(req: UpstreamRequest, call: UpstreamCall): UpstreamRequest {
+    // The version is placed in the path: a row saved before the save rule may hold anything.
+    const version = call.ch.other.trim();
+    if (version && !isVersionName(version)) {
+      throw new SigningError({ status: 500, type: 'new_api_error', code: 'channel_target_invalid', param: null, message: `iFlytek Spark channel #${call.ch.id}: its model version is not a version name (e.g. v3.5); fix it in the channel form`, retryable: true, disablesChannel: false });
+    }
     const parts = sparkKeyParts(call.ch.key);
     if (!parts) {
       throw new SigningError({ status: 401, type: 'xunfei_error', code: 'invalid_api_key', param: null, message: 'channel key is not an iFlytek Spark key: expected APPID|APISecret|APIKey', retryable: true, disablesChannel: true });

@@ -72,7 +72,11 @@ function timeoutError(what: string): Error {
  */
 export function sparkTransport(req: UpstreamRequest, call: UpstreamCall, opts: TransportOptions): Promise<TransportReply> {
   return new Promise<TransportReply>((resolve, reject) => {
-    const ws = new WebSocket(req.url, { handshakeTimeout: HANDSHAKE_TIMEOUT_MS, perMessageDeflate: false });
+    // A channel whose target no root placed dials the address its guard checked (node skips a
+    // lookup for an IP literal, so the guard judges one in the URL first).
+    const guard = call.ch.guard;
+    guard?.assertUrl(req.url);
+    const ws = new WebSocket(req.url, { handshakeTimeout: HANDSHAKE_TIMEOUT_MS, perMessageDeflate: false, lookup: guard?.lookup });
     const queue = new FrameQueue();
     const frames: Array<Record<string, unknown>> = [];
     let settled = false;

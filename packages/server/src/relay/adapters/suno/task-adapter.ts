@@ -9,6 +9,7 @@ async function send(target: ChannelTarget, method: 'GET' | 'POST', path: string,
     headers: { authorization: `Bearer ${target.key}`, accept: 'application/json', ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) },
     body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
     timeoutMs,
+    guard: target.guard,
   });
   const text = res.text;
   let json: unknown = null;

@@ -1,6 +1,7 @@
 import { createHash, createSign } from 'node:crypto';
 import type { IpMatcher } from '../../../http/ip-list.js';
 import { guardedFetch, OutboundError } from '../../../net/guarded-fetch.js';
+import type { UpstreamGuard } from '../../../net/upstream-guard.js';
 import { upstreamSideCall } from '../../upstream.js';
 import { SigningError } from '../types.js';
 
@@ -98,6 +99,8 @@ export interface TokenEndpoint {
   baseUrl: string;
   /** Private ranges the operator allows (OutboundAllowedRanges) for a token_uri reached through the guard. */
   allow?: IpMatcher;
+  /** The channel target's connect-time guard, when no root placed it: a token_uri on its base URL host is reached through it too. */
+  guard?: UpstreamGuard;
 }
 
 const originOf = (url: string): string | undefined => {
@@ -122,7 +125,7 @@ export function tokenUriTrusted(tokenUri: string, baseUrl: string): boolean {
 
 async function postTokenForm(sa: ServiceAccount, endpoint: TokenEndpoint, form: string): Promise<{ status: number; text: string }> {
   const headers = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
-  if (tokenUriTrusted(sa.token_uri, endpoint.baseUrl)) return upstreamSideCall(sa.token_uri, { method: 'POST', headers, body: form, timeoutMs: 20_000 });
+  if (tokenUriTrusted(sa.token_uri, endpoint.baseUrl)) return upstreamSideCall(sa.token_uri, { method: 'POST', headers, body: form, timeoutMs: 20_000, guard: endpoint.guard });
   const res = await guardedFetch(sa.token_uri, { method: 'POST', headers, body: form, timeoutMs: 20_000, maxBytes: 256 * 1024, allow: endpoint.allow });
   return { status: res.status, text: res.body.toString('utf8') };
 }
@@ -138,7 +141,9 @@ export async function exchangeToken(sa: ServiceAccount, endpoint: TokenEndpoint 
     if (err instanceof OutboundError && (err.reason === 'address' || err.reason === 'scheme' || err.reason === 'redirects')) {
       throw new SigningError({ status: 500, type: 'upstream_error', code: 'token_uri_refused', param: null, message: `Vertex AI token exchange refused: the key's token_uri is not fetched: ${err.message}`, retryable: false, disablesChannel: false });
     }
-    throw new SigningError({ status: 500, type: 'upstream_error', code: 'token_exchange_failed', param: null, message: `Vertex AI token exchange failed: ${(err as Error).message}`, retryable: true, disablesChannel: false });
+    const failed = new SigningError({ status: 500, type: 'upstream_error', code: 'token_exchange_failed', param: null, message: `Vertex AI token exchange failed: ${(err as Error).message}`, retryable: true, disablesChannel: false });
+    // A refused target is said as such by the channel test (the cause is never shown to callers).
+    throw Object.assign(failed, { cause: err });
   }
   const text = res.text;
   let j: Record<string, unknown> = {};
