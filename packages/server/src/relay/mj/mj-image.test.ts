@@ -99,7 +99,7 @@ describe.each(testDbKinds())('Midjourney task images on %s', (kind) => {
     const id = await submit();
     const stored = await row(id);
     const attack = { id, imageUrl: `${mj.url}/evil.svg`, status: 'SUCCESS', progress: '100%', buttons: [{ customId: 'MJ::JOB::upsample::1::x', label: 'U1' }] };
-    for (const headers of [{ 'mj-api-secret': `sk-${alice.key}` }, { authorization: `Bearer sk-${alice.key}` }, {}]) {
+    for (const headers of [{ 'mj-api-secret': `sk-${alice.key}` }, { authorization: `Bearer sk-${alice.key}` }, {}] as Array<Record<string, string>>) {
       const res = await fetch(`${h.server.url}/mj/notify`, { method: 'POST', headers: { 'content-type': 'application/json', 'accept-language': 'en', ...headers }, body: JSON.stringify(attack) });
       expect(res.status).toBe(400);
       expect(await res.json()).toEqual({ code: 4, description: 'Task notifications are accepted only on the signed callback URL the gateway gave the drawing proxy; task status comes from polling the upstream', result: null });
