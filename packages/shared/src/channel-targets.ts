@@ -1,5 +1,5 @@
 /**
- * Where a channel's requests go (DESIGN.md §9 "Channel targets"), defined once for the server's
+ * Where a channel's requests go (docs/security.md, "Channel targets"), defined once for the server's
  * save rules, the adapters' request-time checks and the console's form: the base URL, the proxy in
  * `setting`, and the `other` values each type places in its upstream URL. Enumerated from the
  * adapters (packages/server/src/relay/adapters/*): Vertex puts its region in the host

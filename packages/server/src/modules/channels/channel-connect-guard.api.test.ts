@@ -5,6 +5,7 @@ import { newUser, type ApiClient } from '../../test-support/api-client.js';
 import { startCaptureListener, type CaptureListener } from '../../test-support/capture-listener.js';
 import { capturePino } from '../../test-support/capture-logger.js';
 import { addCaller, addChannel, balances, consumeLogs, priceModels, startRelayHarness, type RelayHarness } from '../../test-support/relay-fixtures.js';
+import { whileResolving } from '../../test-support/fake-dns.js';
 import { testDbKinds } from '../../test-support/test-db.js';
 
 const REFUSED_EN =
@@ -51,15 +52,7 @@ describe.each(testDbKinds())('channel targets checked when connecting, on %s', (
   const port = (url: string) => new URL(url).port;
   /** Saves as the admin while `localhost` answers a public address, then lets the system answer it again (127.0.0.1). */
   const adminSaves = async (fields: Record<string, unknown>) => {
-    setOutboundResolver(async (name) => {
-      if (name === 'localhost') return [{ address: '93.184.216.34', family: 4 }];
-      throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
-    });
-    try {
-      return await addChannel(admin, { key: 'sk-admins-own-key', ...fields });
-    } finally {
-      setOutboundResolver(undefined);
-    }
+    return whileResolving({ localhost: ['93.184.216.34'] }, () => addChannel(admin, { key: 'sk-admins-own-key', ...fields }));
   };
   const trusted = async (id: number) => Number((await h.server.ctx.db.db.selectFrom('channels').select('target_trusted').where('id', '=', id).executeTakeFirstOrThrow()).target_trusted);
   const chat = (c: Awaited<ReturnType<typeof addCaller>>, model: string) => c.client.chat.completions.create({ model, messages });

@@ -6,6 +6,7 @@ import { WebSocket } from 'ws';
 import { setOutboundResolver } from '../../net/guarded-fetch.js';
 import { newUser, type ApiClient } from '../../test-support/api-client.js';
 import { addCaller, addChannel, balances, consumeLogs, priceModels, startRelayHarness, type RelayHarness, type TestCaller } from '../../test-support/relay-fixtures.js';
+import { whileResolving } from '../../test-support/fake-dns.js';
 import { testDbKinds } from '../../test-support/test-db.js';
 
 const REFUSED_EN =
@@ -46,15 +47,7 @@ describe.each(testDbKinds())('channel targets checked when dialling and on side 
 
   const local = (url: string) => `http://localhost:${new URL(url).port}`;
   const adminSaves = async (fields: Record<string, unknown>) => {
-    setOutboundResolver(async (name) => {
-      if (name === 'localhost') return [{ address: '93.184.216.34', family: 4 }];
-      throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
-    });
-    try {
-      return await addChannel(admin, { key: 'sk-admins-own-key', ...fields });
-    } finally {
-      setOutboundResolver(undefined);
-    }
+    return whileResolving({ localhost: ['93.184.216.34'] }, () => addChannel(admin, { key: 'sk-admins-own-key', ...fields }));
   };
   /** A Realtime upgrade's outcome: the HTTP refusal, or the open socket. */
   const dialRealtime = async (c: TestCaller): Promise<{ status: number; body: { error: Record<string, unknown> } } | WebSocket> => {
