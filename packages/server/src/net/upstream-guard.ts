@@ -25,7 +25,7 @@ export class UpstreamTargetRefused extends Error {
 
 /**
  * The connect-time check for channels whose target no root placed (docs/security.md, "Channel
- * base URLs"): a save can only judge what a name resolves to then, so each new connection to such
+ * targets"): a save can only judge what a name resolves to then, so each new connection to such
  * a channel's upstream resolves the host once, refuses it when any address is one the guarded client
  * refuses (`addressAllowed` with the operator's OutboundAllowedRanges), and connects to the address
  * it checked, so a second DNS answer cannot redirect it. Trusted channels never come here: their

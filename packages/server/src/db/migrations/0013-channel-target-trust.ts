@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { SqlKind } from '../../config/config.js';
 
 /**
- * Who placed a channel's target (docs/security.md, "Channel base URLs"): `target_trusted` 1 when
+ * Who placed a channel's target (docs/security.md, "Channel targets"): `target_trusted` 1 when
  * root or the operator's import did, 0 when a non-root admin did. An untrusted channel's upstream
  * connections are checked against the address policy when made, not only when the base URL was
  * saved (a name may resolve to a private address later, or not resolve at all on the day).
