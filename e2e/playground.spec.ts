@@ -10,6 +10,18 @@ import { consoleApi, expect, login, loginAsRoot, setModelEntry, test, tr, unique
  */
 const shots = process.env.E2E_SHOTS;
 const CHAT_NAME = 'E2E Chat';
+const CHAT_APP = 'https://chat.e2e.test';
+
+/** The chat app: a page that lists the models this server's Gemini endpoint shows for the key in its URL. */
+async function serveChatApp(page: Page): Promise<void> {
+  await page.route(`${CHAT_APP}/**`, async (route) => {
+    const url = new URL(route.request().url());
+    const server = url.searchParams.get('server') ?? '';
+    const res = await page.request.get(`${server}/v1beta/models?key=${encodeURIComponent(url.searchParams.get('key') ?? '')}`);
+    const text = (await res.text()).replace(/[<>&]/g, '');
+    await route.fulfill({ status: 200, contentType: 'text/html', body: `<!doctype html><title>chat</title><pre>${res.status()} ${text}</pre>` });
+  });
+}
 const PASSWORD = 'password123';
 
 interface LogRow {
@@ -27,16 +39,18 @@ async function shot(page: Page, name: string, width: number) {
 }
 
 /** Root sets up a channel to this test's slow fake, the chat client, and a $2 code for the user. */
-async function setUp(page: Page, lang: Lang, fake: FakeOpenAI, model: string, baseURL: string): Promise<string> {
+async function setUp(page: Page, lang: Lang, fake: FakeOpenAI, model: string): Promise<string> {
   await loginAsRoot(page, lang);
   await consoleApi(page, 'POST', '/api/channel/', { type: 1, name: model, key: 'sk-any', base_url: fake.url, models: model, groups: ['default'], group: 'default' });
   // An unpriced model is refused before any upstream call: this test's model is billed at ratio 1.
   await setModelEntry(page, 'ModelRatio', model, 1);
-  // The chat client is this server's Gemini model list, which answers only to a valid key.
+  // The chat client is a page on another https origin (answered by the browser route below), which
+  // shows this server's Gemini model list, asked with the key it was opened with: that list answers
+  // only to a valid key. (This server's own answers refuse to be framed.)
   const options = await consoleApi<Array<{ key: string; value: string }>>(page, 'GET', '/api/option/');
   const chats = JSON.parse(options.find((o) => o.key === 'Chats')?.value ?? '[]') as Array<Record<string, string>>;
   if (!chats.some((c) => CHAT_NAME in c)) {
-    chats.push({ [CHAT_NAME]: `${baseURL}/v1beta/models?key={key}&server={address}` });
+    chats.push({ [CHAT_NAME]: `${CHAT_APP}/?key={key}&server={address}` });
     await consoleApi(page, 'PUT', '/api/option/', { key: 'Chats', value: JSON.stringify(chats) });
   }
   const [code] = await consoleApi<string[]>(page, 'POST', '/api/redemption/', { name: model.slice(0, 20), quota: 1_000_000, count: 1 });
@@ -51,8 +65,10 @@ for (const lang of ['zh', 'en'] as Lang[]) {
     const fake = await startFakeOpenAI({ chunkCount: 30, chunkDelayMs: 120 });
     try {
       const model = `pg-e2e-${lang}-${Date.now().toString(36)}`;
-      await page.addInitScript((l) => localStorage.getItem('i18nextLng') || localStorage.setItem('i18nextLng', l), lang);
-      const code = await setUp(page, lang, fake, model, baseURL!);
+      // The console's frame only: the chat app's sandboxed frame has no storage.
+      await page.addInitScript((l) => window !== window.top || localStorage.getItem('i18nextLng') || localStorage.setItem('i18nextLng', l), lang);
+      await serveChatApp(page);
+      const code = await setUp(page, lang, fake, model);
       const username = uniqueName('pg');
       await page.context().clearCookies();
       await page.evaluate(() => localStorage.removeItem('user'));
@@ -118,7 +134,7 @@ for (const lang of ['zh', 'en'] as Lang[]) {
       expect(token).toBeDefined();
       const status = (await (await page.request.get('/api/status')).json()) as { data: { server_address: string } };
       const address = status.data.server_address || baseURL!;
-      expect(await frame.getAttribute('src')).toBe(`${baseURL}/v1beta/models?key=sk-${token!.key}&server=${encodeURIComponent(address)}`);
+      expect(await frame.getAttribute('src')).toBe(`${CHAT_APP}/?key=sk-${token!.key}&server=${encodeURIComponent(address)}`);
       await expect(page.frameLocator('[data-testid=chat-frame]').locator('body')).toContainText(model);
     } finally {
       await fake.close();
