@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { SqlKind } from '../../config/config.js';
 
 /**
@@ -8,11 +8,17 @@ import type { SqlKind } from '../../config/config.js';
  * saved (a name may resolve to a private address later, or not resolve at all on the day).
  *
  * The column's default is 1, so an insert that does not name it (test fixtures; the service always
- * names it) is trusted. Rows already there cannot say who saved them: they become 0, the secure
- * default. Root makes one trusted again by saving it, or the operator lists its range in
- * OutboundAllowedRanges.
+ * names it) is trusted. Rows already there cannot say who saved them: those that chose an address
+ * (a base URL, or a proxy in their setting — a setting that merely mentions one counts) become 0,
+ * the secure default; those that chose none go to their type's own host, as the service's rule
+ * trusts for anyone, and stay 1 (an Ollama channel on its default localhost keeps working). Root
+ * makes one trusted again by saving it, or the operator lists its range in OutboundAllowedRanges.
  */
 export async function up(db: Kysely<unknown>, _kind: SqlKind): Promise<void> {
   await db.schema.alterTable('channels').addColumn('target_trusted', 'integer', (c) => c.notNull().defaultTo(1)).execute();
-  await (db as Kysely<{ channels: { target_trusted: number } }>).updateTable('channels').set({ target_trusted: 0 }).execute();
+  await (db as Kysely<{ channels: { target_trusted: number; base_url: string | null; setting: string | null } }>)
+    .updateTable('channels')
+    .set({ target_trusted: 0 })
+    .where((eb) => eb.or([eb(sql`trim(coalesce(base_url, ''))`, '<>', ''), eb('setting', 'like', '%"proxy"%')]))
+    .execute();
 }
