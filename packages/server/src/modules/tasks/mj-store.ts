@@ -1,4 +1,4 @@
-import { LogType } from '@modelgate/shared';
+import { isHttpUrl, LogType } from '@modelgate/shared';
 import type { Selectable } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { MidjourneysTable } from '../../db/schema.js';
@@ -43,13 +43,7 @@ const IMAGE_URL_MAX = 4096;
  * must never reach a console link or the image fetch.
  */
 export function httpUrl(v: unknown): string | null {
-  if (typeof v !== 'string' || !v || v.length > IMAGE_URL_MAX) return null;
-  try {
-    const u = new URL(v);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? v : null;
-  } catch {
-    return null;
-  }
+  return typeof v === 'string' && v.length <= IMAGE_URL_MAX && isHttpUrl(v) ? v : null;
 }
 
 /**

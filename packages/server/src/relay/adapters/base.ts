@@ -1,29 +1,12 @@
-import { serverMessage, type Lang } from '@modelgate/shared';
 import { converterFor, setBodyModel, specOf, streamConverterFor } from '../formats/registry.js';
 import { rerankReply } from '../formats/rerank/index.js';
 import { sseEvents } from '../formats/sse.js';
 import type { ConvertContext, WireError, WireFormat } from '../formats/types.js';
 import { credentialsDead, defaultRetryable } from '../upstream.js';
 import { isObj } from '../formats/shared/wire.js';
-import { SigningError, type Adapter, type ChannelTarget, type ConvertedReply, type ModelListRequest, type RelayMode, type ReplyHeaders, type RequestInput, type StreamTransformer, type UpstreamCall, type UpstreamError, type UpstreamRequest } from './types.js';
+import type { Adapter, ChannelTarget, ConvertedReply, ModelListRequest, RelayMode, ReplyHeaders, RequestInput, StreamTransformer, UpstreamCall, UpstreamError, UpstreamRequest } from './types.js';
 
 export type { ModelListRequest } from './types.js';
-
-/**
- * A Realtime upstream is dialled over WebSocket outside the relay's pool, with the target's checked
- * lookup; node skips a lookup for an IP literal, so a channel whose target no root placed is judged
- * here when its URL names one, and refused as the relay's usual upstream failure (no address named).
- */
-function dialTarget(call: UpstreamCall, url: string, lang: Lang): string {
-  if (call.mode !== 'realtime' || !call.ch.guard) return url;
-  try {
-    call.ch.guard.assertUrl(url);
-  } catch (err) {
-    const refused = new SigningError({ status: 502, type: 'new_api_error', code: 'do_request_failed', param: null, message: serverMessage('RELAY_UPSTREAM_FAILED', lang), retryable: true, disablesChannel: false });
-    throw Object.assign(refused, { cause: err });
-  }
-  return url;
-}
 
 /**
  * The shared base of every adapter: formats are composed from `relay/formats/` — passthrough when
@@ -90,7 +73,7 @@ export abstract class AdapterBase implements Adapter {
   buildRequest(call: UpstreamCall, input: RequestInput): UpstreamRequest | Promise<UpstreamRequest> {
     const pending: Array<Promise<unknown>> = [];
     const body = this.body(call, { ...input, cx: { ...input.cx, pending } });
-    const request = (b: Buffer | string) => ({ url: dialTarget(call, this.url(call), input.cx.lang), headers: this.headers(call), body: b });
+    const request = (b: Buffer | string) => ({ url: this.url(call), headers: this.headers(call), body: b });
     if (pending.length === 0) return request(typeof body === 'function' ? body() : body);
     return Promise.all(pending).then(() => request(typeof body === 'function' ? body() : body));
   }

@@ -131,6 +131,13 @@ async function dial(ctx: RelayContext, req: FastifyRequest, lang: Lang, ch: Runt
     const ue = err.upstream;
     return { ok: false, error: new RelayError(ue.status, ue.type, ue.code, clientSafeMessage(ue.message, ue.status, ch.target.key, lang), ue.param), retryable: ue.retryable };
   }
+  // A channel whose target no root placed dials through its guard's checked lookup; node skips a
+  // lookup for an IP literal, so the guard judges one in the URL first (refused as the usual failure).
+  try {
+    ch.target.guard?.assertUrl(url);
+  } catch {
+    return { ok: false, error: localError(lang, 502, 'RELAY_UPSTREAM_FAILED', { errorCode: 'do_request_failed' }), retryable: true };
+  }
   return new Promise<Dialled>((resolve) => {
     const ws = new WebSocket(url, { headers, perMessageDeflate: false, handshakeTimeout: HANDSHAKE_TIMEOUT_MS, lookup: ch.target.guard?.lookup });
     // Frames that came in the same read as the handshake are emitted before 'open' is seen by a promise: held for the pipe.
