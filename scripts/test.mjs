@@ -30,26 +30,31 @@ const out = path.join(root, '.tmp');
 fs.mkdirSync(out, { recursive: true });
 const vitestJson = path.join(out, 'vitest.json');
 const e2eJson = path.join(out, 'e2e.json');
+const agentsJson = path.join(out, 'agents.json');
 
-for (const f of [vitestJson, e2eJson]) fs.rmSync(f, { force: true });
+for (const f of [vitestJson, e2eJson, agentsJson]) fs.rmSync(f, { force: true });
 run('npm', ['run', 'build']);
 // Every suite runs even when an earlier one fails; the exit code and the closing line say so.
 let ok = suite('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
 if (hasE2e) {
   ok = suite('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson }) && ok;
 }
+// The agents tier: real Claude Code and Codex CLI against ModelGate (scripts/test-agents.mjs prints its duration).
+ok = suite('node', ['scripts/test-agents.mjs', '--json', agentsJson]) && ok;
 
-// One closing line over both runners, in the plain form CI reads.
+// One closing line over every runner, in the plain form CI reads.
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-if (fs.existsSync(vitestJson)) {
-  const v = JSON.parse(fs.readFileSync(vitestJson, 'utf8'));
-  passed += v.numPassedTests;
-  // A suite can fail outside any test (e.g. the ledger not reconciling when its server closes).
-  failed += v.numFailedTests || (v.numFailedTestSuites ?? 0);
-  skipped += v.numPendingTests + (v.numTodoTests ?? 0);
-} else failed += 1;
+for (const json of [vitestJson, agentsJson]) {
+  if (fs.existsSync(json)) {
+    const v = JSON.parse(fs.readFileSync(json, 'utf8'));
+    passed += v.numPassedTests;
+    // A suite can fail outside any test (e.g. the ledger not reconciling when its server closes).
+    failed += v.numFailedTests || (v.numFailedTestSuites ?? 0);
+    skipped += v.numPendingTests + (v.numTodoTests ?? 0);
+  } else failed += 1;
+}
 if (hasE2e && fs.existsSync(e2eJson)) {
   const e = JSON.parse(fs.readFileSync(e2eJson, 'utf8')).stats;
   passed += e.expected + e.flaky;

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const workspaceSource = (name: string) => fileURLToPath(new URL(`../${name}/src/index.ts`, import.meta.url));
 
@@ -18,6 +18,8 @@ export default defineConfig({
     name: 'server',
     environment: 'node',
     include: ['src/**/*.test.ts'],
+    // The agents tier runs real CLI clients: only through vitest.agents.config.ts (`npm run test:agents`).
+    exclude: [...configDefaults.exclude, 'src/**/*.agents.test.ts'],
     testTimeout: 30000,
     hookTimeout: 60000,
   },

@@ -1,3 +1,4 @@
+import { agentAnswer, agentCall, resultText } from '../openai-fake/agent-scenario.js';
 import { FAKE_THINKING, FAKE_TOOL_INPUT, chooseTool, promptUsage, promptWords, replyWords, type AnthropicUsage } from './usage.js';
 import { isRecord } from './validate.js';
 
@@ -7,20 +8,39 @@ export interface ReplyPlan {
   thinking: string | null;
   /** Text words, or the tool call. */
   words: string[];
-  tool: { id: string; name: string } | null;
+  tool: { id: string; name: string; input: Record<string, unknown> } | null;
   stopReason: 'end_turn' | 'max_tokens' | 'tool_use';
   usage: AnthropicUsage;
 }
 
 export const FAKE_SIGNATURE = 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds';
 
-export function plan(body: Record<string, unknown>, opts: { chunkCount: number; cacheRead: number; cacheCreation: number; id: string; toolId: string }): ReplyPlan {
+/**
+ * The scripted agent session (openai-fake/agent-scenario.ts): the answer to a tool result that came
+ * back, or a call of the shell tool among `tools`; null for the ordinary reply.
+ */
+function agentTurn(body: Record<string, unknown>): { words: string[] } | { name: string; input: Record<string, unknown> } | null {
+  const last: unknown = Array.isArray(body.messages) ? body.messages.at(-1) : undefined;
+  const blocks = isRecord(last) && last.role === 'user' && Array.isArray(last.content) ? last.content.filter(isRecord) : [];
+  const result = blocks.find((b) => b.type === 'tool_result');
+  if (result) return { words: agentAnswer(resultText(result.content)).split(' ') };
+  const tools = (Array.isArray(body.tools) ? body.tools : []).filter(isRecord).filter((t) => t.type === undefined || t.type === 'custom');
+  const call = agentCall(tools.map((t) => ({ name: String(t.name), kind: 'function' as const, schema: t.input_schema })));
+  return call ? { name: call.name, input: JSON.parse(call.input) as Record<string, unknown> } : null;
+}
+
+export function plan(body: Record<string, unknown>, opts: { chunkCount: number; cacheRead: number; cacheCreation: number; id: string; toolId: string; agentScenario?: boolean }): ReplyPlan {
   const thinking = isRecord(body.thinking) && body.thinking.type === 'enabled' ? FAKE_THINKING : null;
   const thinkingTokens = thinking ? thinking.split(' ').length : 0;
-  const tool = chooseTool(body);
   const prompt = promptUsage(promptWords(body), opts.cacheRead, opts.cacheCreation);
+  const agent = opts.agentScenario ? agentTurn(body) : null;
+  if (agent && 'words' in agent) {
+    return { id: opts.id, model: String(body.model), thinking, words: agent.words, tool: null, stopReason: 'end_turn', usage: { ...prompt, output_tokens: agent.words.length + thinkingTokens } };
+  }
+  const chosen = agent ? null : chooseTool(body);
+  const tool = agent ? { name: agent.name, input: agent.input } : chosen === null ? null : { name: chosen, input: FAKE_TOOL_INPUT };
   if (tool) {
-    return { id: opts.id, model: String(body.model), thinking, words: [], tool: { id: opts.toolId, name: tool }, stopReason: 'tool_use', usage: { ...prompt, output_tokens: opts.chunkCount + thinkingTokens } };
+    return { id: opts.id, model: String(body.model), thinking, words: [], tool: { id: opts.toolId, ...tool }, stopReason: 'tool_use', usage: { ...prompt, output_tokens: opts.chunkCount + thinkingTokens } };
   }
   const { words, truncated } = replyWords(body, opts.chunkCount);
   return { id: opts.id, model: String(body.model), thinking, words, tool: null, stopReason: truncated ? 'max_tokens' : 'end_turn', usage: { ...prompt, output_tokens: words.length + thinkingTokens } };
@@ -30,7 +50,7 @@ export function plan(body: Record<string, unknown>, opts: { chunkCount: number; 
 export function messageReply(p: ReplyPlan): Record<string, unknown> {
   const content: Array<Record<string, unknown>> = [];
   if (p.thinking) content.push({ type: 'thinking', thinking: p.thinking, signature: FAKE_SIGNATURE });
-  if (p.tool) content.push({ type: 'tool_use', id: p.tool.id, name: p.tool.name, input: FAKE_TOOL_INPUT });
+  if (p.tool) content.push({ type: 'tool_use', id: p.tool.id, name: p.tool.name, input: p.tool.input });
   else content.push({ type: 'text', text: p.words.join(' ') });
   return { id: p.id, type: 'message', role: 'assistant', model: p.model, content, stop_reason: p.stopReason, stop_sequence: null, usage: p.usage };
 }
@@ -63,7 +83,7 @@ export function* events(p: ReplyPlan, chunkCount: number): Generator<[string, Re
   if (p.tool) {
     yield ['content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: p.tool.id, name: p.tool.name, input: {} } }];
     yield ['ping', { type: 'ping' }];
-    for (const fragment of ['', ...split(JSON.stringify(FAKE_TOOL_INPUT), chunkCount)]) {
+    for (const fragment of ['', ...split(JSON.stringify(p.tool.input), chunkCount)]) {
       yield ['content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: fragment } }];
     }
   } else {

@@ -9,6 +9,13 @@ import { isRecord, validateMessagesRequest } from './validate.js';
 const FAULT_HEADER = 'x-fake-fault';
 const MODELS = ['claude-3-5-sonnet-20241022', 'claude-3-5-haiku-20241022', 'claude-3-7-sonnet-20250219', 'claude-sonnet-4-20250514'];
 
+/** The `anthropic-beta` flags of a request (comma-separated, possibly over several header lines). */
+function betas(req: IncomingMessage): Set<string> {
+  const raw = req.headers['anthropic-beta'];
+  const list = Array.isArray(raw) ? raw : raw ? [raw] : [];
+  return new Set(list.flatMap((v) => v.split(',')).map((b) => b.trim()).filter(Boolean));
+}
+
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<boolean>((resolve) => {
     if (signal.aborted) return resolve(false);
@@ -59,8 +66,11 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     res.end(errorBody(e.type, e.message, requestId));
   };
 
-  async function stream(res: ServerResponse, body: Record<string, unknown>, f: FakeAnthropicFault | undefined, signal: AbortSignal): Promise<void> {
-    const p = plan(body, { chunkCount, cacheRead: opts.cacheReadTokens ?? 0, cacheCreation: opts.cacheCreationTokens ?? 0, id: nextId('msg_'), toolId: nextId('toolu_') });
+  const planOpts = () => ({ chunkCount, cacheRead: opts.cacheReadTokens ?? 0, cacheCreation: opts.cacheCreationTokens ?? 0, id: nextId('msg_'), toolId: nextId('toolu_'), agentScenario: opts.agentScenario });
+
+  async function stream(res: ServerResponse, record: AnthropicRecordedRequest, body: Record<string, unknown>, f: FakeAnthropicFault | undefined, signal: AbortSignal): Promise<void> {
+    const p = plan(body, planOpts());
+    record.usage = p.usage;
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'request-id': nextId('req_') });
     res.flushHeaders();
     const delay = f?.chunkDelayMs ?? opts.chunkDelayMs ?? 0;
@@ -115,7 +125,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       if (route !== 'POST /v1/messages' && route !== 'POST /v1/messages/count_tokens') throw new AnthropicError(404, 'not_found_error', `Not found: ${route}`);
       if (bodyInvalid) throw invalid('', 'There was an error parsing the body of your request');
       const counting = route === 'POST /v1/messages/count_tokens';
-      validateMessagesRequest(body, counting);
+      validateMessagesRequest(body, counting, betas(req));
       if (counting) {
         const u = promptUsage(promptWords(body), 0, 0);
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -128,8 +138,9 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
         const type = f.type ?? errorTypeFor(f.status);
         throw Object.assign(new AnthropicError(f.status, type, f.message ?? defaultMessageFor(type)), { retryAfter: f.retryAfter });
       }
-      if (body.stream === true) return await stream(res, body, f, signal);
-      const p = plan(body, { chunkCount, cacheRead: opts.cacheReadTokens ?? 0, cacheCreation: opts.cacheCreationTokens ?? 0, id: nextId('msg_'), toolId: nextId('toolu_') });
+      if (body.stream === true) return await stream(res, record, body, f, signal);
+      const p = plan(body, planOpts());
+      record.usage = p.usage;
       res.writeHead(200, { 'content-type': 'application/json', 'request-id': nextId('req_') });
       res.end(JSON.stringify(messageReply(p)));
     } catch (err) {

@@ -38,6 +38,12 @@ export interface FakeAnthropicOptions {
   cacheCreationTokens?: number;
   fault?: FakeAnthropicFault | null;
   maxRecordedRequests?: number;
+  /**
+   * Play the scripted agent session (openai-fake/agent-scenario.ts): a request offering a shell tool
+   * (`Bash`, …) with no tool result yet gets one call of it running `echo MG_AGENT_OK`; a request whose
+   * last turn carries the tool result gets text quoting it. Default false.
+   */
+  agentScenario?: boolean;
 }
 
 export interface AnthropicRecordedRequest {
@@ -47,6 +53,8 @@ export interface AnthropicRecordedRequest {
   /** Parsed JSON body (undefined when absent or not JSON). */
   body: unknown;
   fault?: FakeAnthropicFault;
+  /** The usage the fake reported for this request (Messages replies). */
+  usage?: { input_tokens: number; output_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number };
   /** The fake refused the request (status and Anthropic error type). */
   rejected?: { status: number; type: string; message: string };
   receivedAt: number;

@@ -1,7 +1,8 @@
 import { checkStreamOptions, missingParam, type RequestContext } from './context.js';
+import { agentAnswer, agentCall, chatTools, resultText } from './agent-scenario.js';
 import { sendJson, sendSse } from './respond.js';
 import { FAKE_TOOL_ARGUMENTS, chooseToolCall, splitInto } from './tools.js';
-import { buildChatUsage, chatPromptTokens, fakeReplyText, fakeReplyWords, replyWordCount, type ChatUsage } from './usage.js';
+import { buildChatUsage, chatPromptTokens, fakeReplyWords, replyWordCount, type ChatUsage } from './usage.js';
 import { isRecord, makeId, nowSeconds } from './util.js';
 
 const SYSTEM_FINGERPRINT = 'fp_fake';
@@ -12,24 +13,42 @@ interface ChatPlan {
   model: string;
   /** Text words (text reply) or argument fragments (tool-call reply). */
   pieces: string[];
-  tool: { id: string; name: string } | null;
+  tool: { id: string; name: string; kind: 'function' | 'custom'; input: string } | null;
   finishReason: 'stop' | 'length' | 'tool_calls';
   usage: ChatUsage;
+}
+
+/** The scripted agent session (agent-scenario.ts): answer a tool result, or call the shell tool. */
+function agentPlan(ctx: RequestContext, body: Record<string, unknown>, base: Pick<ChatPlan, 'id' | 'created' | 'model'>, promptTokens: number): ChatPlan | null {
+  const { state } = ctx;
+  const opts = { cachedTokens: state.cachedTokens, reasoningTokens: state.reasoningTokens };
+  const last: unknown = Array.isArray(body.messages) ? body.messages.at(-1) : undefined;
+  if (isRecord(last) && last.role === 'tool') {
+    const pieces = agentAnswer(resultText(last.content)).split(' ');
+    return { ...base, pieces, tool: null, finishReason: 'stop', usage: buildChatUsage(promptTokens, pieces.length, opts) };
+  }
+  const call = agentCall(chatTools(body));
+  if (!call) return null;
+  const tool = { id: makeId('call_', state.nextId()), name: call.name, kind: call.kind, input: call.input };
+  const pieces = call.kind === 'function' ? splitInto(call.input, state.chunkCount) : [call.input];
+  return { ...base, pieces, tool, finishReason: 'tool_calls', usage: buildChatUsage(promptTokens, state.chunkCount, opts) };
 }
 
 function plan(ctx: RequestContext, body: Record<string, unknown>): ChatPlan {
   const { state } = ctx;
   const id = makeId('chatcmpl-', state.nextId());
-  const tool = chooseToolCall(body);
   const opts = { cachedTokens: state.cachedTokens, reasoningTokens: state.reasoningTokens };
   const promptTokens = chatPromptTokens(body);
+  const agent = state.agentScenario ? agentPlan(ctx, body, { id, created: nowSeconds(), model: String(body.model) }, promptTokens) : null;
+  if (agent) return agent;
+  const tool = chooseToolCall(body);
   if (tool) {
     return {
       id,
       created: nowSeconds(),
       model: String(body.model),
       pieces: splitInto(FAKE_TOOL_ARGUMENTS, state.chunkCount),
-      tool: { id: makeId('call_', state.nextId()), name: tool.name },
+      tool: { id: makeId('call_', state.nextId()), name: tool.name, kind: 'function', input: FAKE_TOOL_ARGUMENTS },
       finishReason: 'tool_calls',
       usage: buildChatUsage(promptTokens, state.chunkCount, opts),
     };
@@ -53,6 +72,7 @@ export async function handleChatCompletions(ctx: RequestContext): Promise<void> 
   if (!Array.isArray(body.messages)) throw missingParam('messages');
   checkStreamOptions(body);
   const p = plan(ctx, body);
+  if (ctx.record && !ctx.fault?.omitUsage) ctx.record.usage = p.usage;
   if (body.stream === true) {
     const includeUsage = isRecord(body.stream_options) && body.stream_options.include_usage === true;
     await sendSse(ctx, chatFrames(p, includeUsage && !ctx.fault?.omitUsage));
@@ -62,11 +82,11 @@ export async function handleChatCompletions(ctx: RequestContext): Promise<void> 
     ? {
         role: 'assistant',
         content: null,
-        tool_calls: [{ id: p.tool.id, type: 'function', function: { name: p.tool.name, arguments: FAKE_TOOL_ARGUMENTS } }],
+        tool_calls: [toolCall(p.tool)],
         refusal: null,
         annotations: [],
       }
-    : { role: 'assistant', content: fakeReplyText(p.pieces.length), refusal: null, annotations: [] };
+    : { role: 'assistant', content: p.pieces.join(' '), refusal: null, annotations: [] };
   const completion: Record<string, unknown> = {
     id: p.id,
     object: 'chat.completion',
@@ -79,6 +99,11 @@ export async function handleChatCompletions(ctx: RequestContext): Promise<void> 
   };
   if (ctx.fault?.omitUsage) delete completion.usage;
   await sendJson(ctx, completion);
+}
+
+/** A chat tool call: a `function` call with JSON arguments or a `custom` call with freeform input. */
+function toolCall(t: NonNullable<ChatPlan['tool']>): Record<string, unknown> {
+  return t.kind === 'custom' ? { id: t.id, type: 'custom', custom: { name: t.name, input: t.input } } : { id: t.id, type: 'function', function: { name: t.name, arguments: t.input } };
 }
 
 /**
@@ -100,7 +125,9 @@ function* chatFrames(p: ChatPlan, includeUsage: boolean): Generator<string> {
   const choice = (delta: Record<string, unknown>, finish: string | null = null): unknown[] => [
     { index: 0, delta, logprobs: null, finish_reason: finish },
   ];
-  if (p.tool) {
+  if (p.tool?.kind === 'custom') {
+    yield frame(choice({ role: 'assistant', content: null, tool_calls: [{ index: 0, ...toolCall(p.tool) }], refusal: null }));
+  } else if (p.tool) {
     yield frame(
       choice({
         role: 'assistant',

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ParsedMultipart } from './multipart.js';
-import type { FakeBalance, FakeFault } from './types.js';
+import type { FakeBalance, FakeFault, RecordedRequest } from './types.js';
 
 /** Instance settings after defaults, plus the mutable state handlers read. */
 export interface FakeState {
@@ -10,6 +10,8 @@ export interface FakeState {
   strictModels: boolean;
   cachedTokens: number;
   reasoningTokens: number;
+  /** The scripted agent session (agent-scenario.ts) answers chat and Responses requests. */
+  agentScenario: boolean;
   balance: FakeBalance;
   /** Origin of this fake, used for image URLs it hands out. */
   origin: string;
@@ -32,6 +34,8 @@ export interface RequestContext {
   bodyInvalid: boolean;
   multipart?: ParsedMultipart;
   fault?: FakeFault;
+  /** The recorded request; handlers note the usage they reported on it. */
+  record?: RecordedRequest;
   state: FakeState;
   /** Aborts when the server closes or the client goes away: ends delays and stalls. */
   signal: AbortSignal;

@@ -21,3 +21,4 @@ export {
   type FakeUsageOptions,
 } from './usage.js';
 export { parseSseData, readSseData } from './sse-client.js';
+export { AGENT_COMMAND, AGENT_EXEC_SCRIPT, AGENT_MARKER, agentAnswer, agentCall, type AgentCall, type AgentTool } from './agent-scenario.js';

@@ -1,4 +1,5 @@
 import { invalidRequest, missingParam, type RequestContext } from './context.js';
+import { agentAnswer, agentCall, resultText, responsesTools, type AgentCall } from './agent-scenario.js';
 import { sendJson, sendSse } from './respond.js';
 import { FAKE_TOOL_ARGUMENTS, splitInto } from './tools.js';
 import { countFakeTokens, fakeReplyWords } from './usage.js';
@@ -17,7 +18,8 @@ function inputText(input: unknown): string {
       if (typeof item === 'string') return item;
       if (!isRecord(item)) return '';
       if (item.type === 'function_call') return String(item.arguments ?? '');
-      if (item.type === 'function_call_output') return typeof item.output === 'string' ? item.output : '';
+      if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output') return resultText(item.output);
+      if (item.type === 'custom_tool_call') return String(item.input ?? '');
       if (typeof item.content === 'string') return item.content;
       return Array.isArray(item.content) ? item.content.map((p: unknown) => (isRecord(p) && typeof p.text === 'string' ? p.text : '')).join(' ') : '';
     })
@@ -49,24 +51,42 @@ function validate(body: unknown): asserts body is Record<string, unknown> {
   }
 }
 
+/** The scripted agent session (agent-scenario.ts): a shell call, the answer to its result, or null for the ordinary reply. */
+function agentPlan(body: Record<string, unknown>): { call: AgentCall } | { words: string[] } | null {
+  const items = Array.isArray(body.input) ? body.input : [];
+  const last: unknown = items.at(-1);
+  if (isRecord(last) && (last.type === 'function_call_output' || last.type === 'custom_tool_call_output')) return { words: agentAnswer(resultText(last.output)).split(' ') };
+  const call = agentCall(responsesTools(body));
+  return call ? { call } : null;
+}
+
 export async function handleResponses(ctx: RequestContext): Promise<void> {
   const body = ctx.body;
   validate(body);
   const { state } = ctx;
   const id = makeId('resp_', state.nextId());
-  const fn = chooseFunction(body);
+  const agent = state.agentScenario ? agentPlan(body) : null;
+  const agentFn = agent && 'call' in agent ? agent.call : null;
+  const fn = agent ? null : chooseFunction(body);
+  const calling = fn !== null || agentFn !== null;
   const max = typeof body.max_output_tokens === 'number' ? body.max_output_tokens : Infinity;
-  const words = fn ? [] : fakeReplyWords(Math.min(state.chunkCount, max));
-  const truncated = !fn && words.length < state.chunkCount;
+  const words = calling ? [] : agent && 'words' in agent ? agent.words.slice(0, max) : fakeReplyWords(Math.min(state.chunkCount, max));
+  const truncated = !calling && words.length < (agent && 'words' in agent ? agent.words.length : state.chunkCount);
   const input = countFakeTokens(`${typeof body.instructions === 'string' ? body.instructions : ''} ${inputText(body.input)}`);
-  const output = fn ? state.chunkCount : words.length;
+  const output = calling ? state.chunkCount : words.length;
   const usage = { input_tokens: input, input_tokens_details: { cached_tokens: 0 }, output_tokens: output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: input + output };
+  if (ctx.record) ctx.record.usage = usage;
   const text = words.join(' ');
   const msgId = makeId('msg_', state.nextId());
-  const call = fn ? { type: 'function_call', id: makeId('fc_', state.nextId()), call_id: makeId('call_', state.nextId()), name: fn, arguments: FAKE_TOOL_ARGUMENTS, status: 'completed' } : null;
+  const call = fn
+    ? { type: 'function_call', id: makeId('fc_', state.nextId()), call_id: makeId('call_', state.nextId()), name: fn, arguments: FAKE_TOOL_ARGUMENTS, status: 'completed' }
+    : agentFn?.kind === 'function'
+      ? { type: 'function_call', id: makeId('fc_', state.nextId()), call_id: makeId('call_', state.nextId()), ...(agentFn.namespace ? { namespace: agentFn.namespace } : {}), name: agentFn.name, arguments: agentFn.input, status: 'completed' }
+      : null;
+  const custom = agentFn?.kind === 'custom' ? { type: 'custom_tool_call', id: makeId('ctc_', state.nextId()), call_id: makeId('call_', state.nextId()), ...(agentFn.namespace ? { namespace: agentFn.namespace } : {}), name: agentFn.name, input: agentFn.input, status: 'completed' } : null;
   const message = { type: 'message', id: msgId, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] };
   const base = { id, object: 'response', created_at: nowSeconds(), error: null, model: body.model, tools: body.tools ?? [], parallel_tool_calls: true, tool_choice: body.tool_choice ?? 'auto', text: { format: { type: 'text' } } };
-  const final = { ...base, status: truncated ? 'incomplete' : 'completed', incomplete_details: truncated ? { reason: 'max_output_tokens' } : null, output: [call ?? message], usage };
+  const final = { ...base, status: truncated ? 'incomplete' : 'completed', incomplete_details: truncated ? { reason: 'max_output_tokens' } : null, output: [call ?? custom ?? message], usage };
   if (body.stream !== true) return sendJson(ctx, final);
   let seq = 0;
   const ev = (type: string, data: Record<string, unknown>) => JSON.stringify({ type, sequence_number: seq++, ...data });
@@ -76,9 +96,14 @@ export async function handleResponses(ctx: RequestContext): Promise<void> {
     yield ev('response.in_progress', { response: progress });
     if (call) {
       yield ev('response.output_item.added', { output_index: 0, item: { ...call, arguments: '', status: 'in_progress' } });
-      for (const delta of splitInto(FAKE_TOOL_ARGUMENTS, state.chunkCount)) yield ev('response.function_call_arguments.delta', { item_id: call.id, output_index: 0, delta });
-      yield ev('response.function_call_arguments.done', { item_id: call.id, output_index: 0, arguments: FAKE_TOOL_ARGUMENTS });
+      for (const delta of splitInto(call.arguments, state.chunkCount)) yield ev('response.function_call_arguments.delta', { item_id: call.id, output_index: 0, delta });
+      yield ev('response.function_call_arguments.done', { item_id: call.id, output_index: 0, arguments: call.arguments });
       yield ev('response.output_item.done', { output_index: 0, item: call });
+    } else if (custom) {
+      yield ev('response.output_item.added', { output_index: 0, item: { ...custom, input: '', status: 'in_progress' } });
+      for (const delta of splitInto(custom.input, state.chunkCount)) yield ev('response.custom_tool_call_input.delta', { item_id: custom.id, output_index: 0, delta });
+      yield ev('response.custom_tool_call_input.done', { item_id: custom.id, output_index: 0, input: custom.input });
+      yield ev('response.output_item.done', { output_index: 0, item: custom });
     } else {
       const at = { item_id: msgId, output_index: 0, content_index: 0 };
       yield ev('response.output_item.added', { output_index: 0, item: { ...message, status: 'in_progress', content: [] } });

@@ -79,6 +79,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
     strictModels: opts.strictModels ?? false,
     cachedTokens: opts.cachedTokens ?? 0,
     reasoningTokens: opts.reasoningTokens ?? 0,
+    agentScenario: opts.agentScenario ?? false,
     balance: { ...DEFAULT_BALANCE, ...opts.balance },
     origin: '',
     nextId: () => {
@@ -141,6 +142,7 @@ export async function startFakeOpenAI(opts: FakeOpenAIOptions = {}): Promise<Fak
       receivedAt: Date.now(),
       ...(ctx.multipart ? { fields: ctx.multipart.fields, files: ctx.multipart.files.map(({ data, ...f }) => ({ ...f, size: data.length, sha256: createHash('sha256').update(data).digest('hex') })) } : {}),
     };
+    ctx.record = record;
     requests.push(record);
     if (requests.length > maxRecorded) requests.shift();
     // Lets a test see that a proxy cancelled its upstream call (e.g. after its own client left).

@@ -98,6 +98,11 @@ export interface FakeOpenAIOptions {
   cachedTokens?: number;
   /** Added to chat completion_tokens and reported as `completion_tokens_details.reasoning_tokens`; default 0. */
   reasoningTokens?: number;
+  /**
+   * Play the scripted agent session (agent-scenario.ts) on chat completions and Responses: a shell tool
+   * call running `echo MG_AGENT_OK`, then text quoting its result. Default false.
+   */
+  agentScenario?: boolean;
   /** Initial instance fault (same as calling `setFault` right after start). */
   fault?: FakeFault | null;
   /** Keep at most this many recorded requests (oldest dropped) so long benchmarks stay flat; default 10 000. */
@@ -130,6 +135,8 @@ export interface RecordedRequest {
   rawBodyLength: number;
   /** The fault that was applied to this request, if any. */
   fault?: FakeFault;
+  /** The `usage` object the fake reported for this request (chat completions and Responses). */
+  usage?: unknown;
   receivedAt: number;
   /**
    * True once the connection closed before the fake finished its reply: the caller cancelled
