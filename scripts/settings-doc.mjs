@@ -63,7 +63,9 @@ function sectionDoc(file) {
     return [
       `### ${pricing.editor.title}`,
       '',
-      'ModelPrice (fixed USD per call), ModelRatio and CompletionRatio (JSON maps keyed by model name), edited as JSON',
+      'ModelPrice (fixed USD per call), ModelRatio, CompletionRatio, CacheRatio and CreateCacheRatio (JSON maps keyed by',
+      'model name; the two cache maps price prompt tokens read from and written to the provider\'s cache as a share of the',
+      'input price, see docs/relay-billing.md "Prompt cache"), edited as JSON',
       `("${pricing.editor.tabJson}") or as a table ("${pricing.editor.tabVisual}": 10 rows per page, add, edit, delete,`,
       'numbers only, duplicate names refused, a fixed price disabling the ratio fields), and reset to the built-in defaults.',
       'A model with neither a price nor a ratio is refused by the relay with a message naming it, unless',

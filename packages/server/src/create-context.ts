@@ -109,6 +109,8 @@ export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: 
     },
   }, log);
   ctx.cluster.scheduler.observer = ctx.metrics;
+  ctx.relay.affinity.useStore(ctx.cluster.store);
+  ctx.relay.affinity.onError = (err) => log.warn({ err }, 'channel affinity store failed: the request is routed by weight');
   ctx.codes = new VerificationCodes(ctx.cluster.store);
   // Every write reaches the relay's in-memory lookups on every node (this one at once).
   const publish = (m: Invalidation) => ctx.cluster.bus.publish(m);

@@ -2,7 +2,11 @@
  * Default pricing tables (reference §5.2). Model ratio 1 = $0.002 per 1K tokens = 1 quota per token;
  * RMB-priced models are written as price × 500 / 7.3. ModelPrice is dollars per call.
  */
+import { CURRENT_COMPLETION_RATIO, CURRENT_MODEL_RATIO } from './default-ratios-current.js';
+
 const RMB = 500 / 7.3 / 1000;
+
+export { DEFAULT_CACHE_RATIO, DEFAULT_CREATE_CACHE_RATIO } from './default-ratios-current.js';
 
 export const DEFAULT_MODEL_RATIO: Record<string, number> = {
   'gpt-4': 15,
@@ -24,7 +28,6 @@ export const DEFAULT_MODEL_RATIO: Record<string, number> = {
   o1: 7.5,
   'o1-2024-12-17': 7.5,
   'o1-preview': 7.5,
-  'o1-mini': 1.5,
   'gpt-3.5-turbo': 0.25,
   'gpt-3.5-turbo-0125': 0.25,
   'gpt-3.5-turbo-1106': 0.5,
@@ -54,8 +57,6 @@ export const DEFAULT_MODEL_RATIO: Record<string, number> = {
   'claude-3-opus-20240229': 7.5,
   'claude-instant-1.2': 0.4,
   'claude-3-7-sonnet-20250219': 1.5,
-  'claude-sonnet-4-20250514': 1.5,
-  'claude-opus-4-20250514': 7.5,
   'gemini-pro': 1,
   'gemini-1.5-pro-latest': 1.75,
   'gemini-1.5-flash-latest': 0.0375,
@@ -72,7 +73,6 @@ export const DEFAULT_MODEL_RATIO: Record<string, number> = {
   'rerank-v3.5': 0.05,
   'rerank-english-v3.0': 0.05,
   'rerank-multilingual-v3.0': 0.05,
-  'deepseek-chat': 0.07,
   'deepseek-coder': 0.07,
   'moonshot-v1-8k': 12 * RMB,
   'moonshot-v1-32k': 24 * RMB,
@@ -93,9 +93,6 @@ export const DEFAULT_MODEL_RATIO: Record<string, number> = {
   chatglm_pro: 10 * RMB,
   chatglm_std: 5 * RMB,
   chatglm_lite: 2 * RMB,
-  'qwen-turbo': 0.8572,
-  'qwen-plus': 10,
-  'qwen-max': 20 * RMB,
   'qwen-max-longcontext': 20 * RMB,
   'qwen-long': 0.5 * RMB,
   'qwen-turbo-internet': 0.8572,
@@ -193,7 +190,6 @@ export const DEFAULT_MODEL_RATIO: Record<string, number> = {
   'open-mistral-nemo': 0.075,
   'codestral-latest': 0.15,
   'mistral-embed': 0.05,
-  'deepseek-reasoner': 0.275,
   // iFlytek Spark (Lite is free of charge).
   SparkDesk: 1.2858,
   'SparkDesk-v1.1': 1.2858,
@@ -212,6 +208,8 @@ export const DEFAULT_MODEL_RATIO: Record<string, number> = {
   'yi-large-turbo': 12 * RMB,
   'yi-large-rag': 25 * RMB,
   'yi-medium-200k': 12 * RMB,
+  // Claude 4.x / 5.x, GPT-5, GPT-4.1, o-series, Gemini 3, DeepSeek V3.x, Qwen 3, GLM-4.5+.
+  ...CURRENT_MODEL_RATIO,
 };
 
 export const DEFAULT_MODEL_PRICE: Record<string, number> = {
@@ -246,28 +244,43 @@ export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {
   'gpt-4-gizmo-*': 2,
   'gpt-4o-gizmo-*': 3,
   'gpt-4-all': 2,
+  ...CURRENT_COMPLETION_RATIO,
 };
 
 /**
- * Prompt-cache discounts (share of the input price a cached token costs), by model prefix. The
- * reference added these in 2025 (§15); cached tokens are billed only when the upstream reports them.
+ * Prompt-cache reads (share of the input price a cached token costs), by model prefix: the
+ * fallback for a model the CacheRatio option does not name; the first matching prefix wins, so
+ * longer prefixes come first. Cached tokens are billed only when the upstream reports them.
  */
 export const DEFAULT_CACHE_RATIO_RULES: ReadonlyArray<readonly [prefix: string, ratio: number]> = [
+  // OpenAI: gpt-5 family $0.125 of $1.25; gpt-4.1, o3 and o4-mini a quarter; gpt-4o, o1, o3-mini half.
+  ['gpt-5', 0.1],
+  ['gpt-6', 0.1],
+  ['gpt-4.1', 0.25],
+  ['o3-mini', 0.5],
+  ['o3', 0.25],
+  ['o4', 0.25],
   ['gpt-4o', 0.5],
   ['chatgpt-4o', 0.5],
   ['o1', 0.5],
-  ['o3', 0.5],
-  ['gpt-4.1', 0.25],
-  ['deepseek', 0.25],
-  // Every Claude model with prompt caching (3.x, 4.x) reads the cache at a tenth of the input price.
+  // DeepSeek V3.2: $0.028 of $0.28.
+  ['deepseek', 0.1],
+  // Every Claude model with prompt caching (3.x, 4.x, 5.x) reads the cache at a tenth of the input price.
   ['claude', 0.1],
-  // Gemini bills context-cache hits (`cachedContentTokenCount`) at a quarter of the input price.
+  // Gemini 2.5 and 3 bill cache hits at a tenth of the input price, older Gemini models at a quarter.
+  ['gemini-2.5', 0.1],
+  ['gemini-3', 0.1],
   ['gemini', 0.25],
+  // Qwen (DashScope implicit cache) and GLM (Z.ai) bill hits at a fifth.
+  ['qwen', 0.2],
+  ['glm', 0.2],
 ];
 
 /**
  * Prompt-cache writes (share of the input price a token written to the cache costs), by model
- * prefix: Anthropic bills `cache_creation_input_tokens` at 1.25 × input (5-minute cache).
+ * prefix, for a model the CreateCacheRatio option does not name: Anthropic bills
+ * `cache_creation_input_tokens` at 1.25 × input (5-minute cache). Other providers do not charge
+ * for writes (OpenAI, DeepSeek, Gemini's implicit cache) or do not report them.
  */
 export const DEFAULT_CACHE_CREATION_RATIO_RULES: ReadonlyArray<readonly [prefix: string, ratio: number]> = [['claude', 1.25]];
 

@@ -17,3 +17,4 @@ export * from './quota.js';
 export * from './log-billing.js';
 export * from './log-content.js';
 export * from './audit.js';
+export * from './model-limits.js';

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-ratios.js';
+import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_CREATE_CACHE_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-ratios.js';
 import { consumeLogOther, explainCharge, parseLogOther, usedChannels } from './log-billing.js';
 import { emptyUsage, priceFor, usageQuota, type PricingTables, type Usage } from './pricing.js';
 
 const tables: PricingTables = {
   modelRatio: DEFAULT_MODEL_RATIO,
   completionRatio: DEFAULT_COMPLETION_RATIO,
+  cacheRatio: DEFAULT_CACHE_RATIO,
+  createCacheRatio: DEFAULT_CREATE_CACHE_RATIO,
   modelPrice: DEFAULT_MODEL_PRICE,
   groupRatio: { default: 1, vip: 0.5 },
   quotaPerUnit: 500_000,

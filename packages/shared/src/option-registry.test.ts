@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OPTION_KEYS, OPTION_REGISTRY, isOptionKey, isSecretOption, optionValue, type OptionKey } from './option-registry.js';
 import { normaliseOption } from './option-rules.js';
+import { DEFAULT_CACHE_RATIO, DEFAULT_CREATE_CACHE_RATIO } from './default-ratios.js';
 
 const defaults = (overrides: Partial<Record<OptionKey, string>> = {}) => (k: OptionKey) => overrides[k] ?? OPTION_REGISTRY[k].default;
 
@@ -9,6 +10,13 @@ describe('option registry', () => {
     const spec =
       'PasswordLoginEnabled PasswordRegisterEnabled EmailVerificationEnabled GitHubOAuthEnabled GitHubClientId GitHubClientSecret LinuxDOOAuthEnabled LinuxDOClientId LinuxDOClientSecret WeChatAuthEnabled WeChatServerAddress WeChatServerToken WeChatAccountQRCodeImageURL TelegramOAuthEnabled TelegramBotToken TelegramBotName TurnstileCheckEnabled TurnstileSiteKey TurnstileSecretKey RegisterEnabled EmailDomainRestrictionEnabled EmailAliasRestrictionEnabled EmailDomainWhitelist SMTPServer SMTPPort SMTPAccount SMTPFrom SMTPToken SMTPSSLEnabled ServerAddress WorkerUrl WorkerValidKey PayAddress EpayId EpayKey CustomCallbackAddress Price MinTopUp TopupGroupRatio Notice SystemName Logo HomePageContent About Footer TopUpLink ChatLink ChatLink2 QuotaPerUnit RetryTimes DisplayInCurrencyEnabled DisplayTokenStatEnabled DefaultCollapseSidebar DrawingEnabled MjNotifyEnabled MjAccountFilterEnabled MjForwardUrlEnabled MjModeClearEnabled MjActionCheckSuccessEnabled CheckSensitiveEnabled CheckSensitiveOnPromptEnabled SensitiveWords LogConsumeEnabled DataExportEnabled DataExportInterval DataExportDefaultTime ChannelDisableThreshold QuotaRemindThreshold AutomaticDisableChannelEnabled AutomaticEnableChannelEnabled QuotaForNewUser PreConsumedQuota QuotaForInviter QuotaForInvitee Chats GroupRatio UserUsableGroups ModelPrice ModelRatio CompletionRatio';
     for (const key of spec.split(' ')) expect(isOptionKey(key), key).toBe(true);
+  });
+
+  it('holds the cache ratio maps (issue 30) with the default tables, root-only', () => {
+    expect(optionValue('CacheRatio', undefined)).toEqual(DEFAULT_CACHE_RATIO);
+    expect(optionValue('CreateCacheRatio', undefined)).toEqual(DEFAULT_CREATE_CACHE_RATIO);
+    expect([OPTION_REGISTRY.CacheRatio.access, OPTION_REGISTRY.CreateCacheRatio.shape]).toEqual(['root', 'ratios']);
+    expect((optionValue('CacheRatio', undefined) as Record<string, number>)['gpt-5']).toBe(0.1);
   });
 
   it('keeps secret exactly the keys the reference never returns (ending in Token, Secret or Key, but the Turnstile site key)', () => {
@@ -57,6 +65,11 @@ describe('normaliseOption (spec §5)', () => {
     ['ModelRatio', '{not json', 'OPTION_NOT_JSON'],
     ['GroupRatio', '{"default":-1}', 'OPTION_NEGATIVE_RATIO'],
     ['ModelPrice', '{"x":"1"}', 'OPTION_NOT_NUMBER'],
+    ['CacheRatio', '{"gpt-5":-0.1}', 'OPTION_NEGATIVE_RATIO'],
+    ['CacheRatio', '{"gpt-5":"0.1"}', 'OPTION_NOT_NUMBER'],
+    ['CacheRatio', '[0.1]', 'OPTION_NOT_JSON'],
+    ['CreateCacheRatio', '{"claude-opus-4-8":-1}', 'OPTION_NEGATIVE_RATIO'],
+    ['CreateCacheRatio', '{"claude-opus-4-8":null}', 'OPTION_NOT_NUMBER'],
     ['Chats', '{}', 'OPTION_CHATS_INVALID'],
     ['Chats', 'not json', 'OPTION_NOT_JSON'],
     ['Chats', '[{"a":"javascript:alert(1)"}]', 'OPTION_CHATS_UNSAFE'],

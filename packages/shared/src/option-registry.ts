@@ -4,7 +4,7 @@
  * OptionsService and the console's settings read this one table.
  */
 import type { ServerMessageCode } from './messages.js';
-import { DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-ratios.js';
+import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_CREATE_CACHE_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-ratios.js';
 
 /** How an option's string value is validated and typed. */
 /** `address`: an http(s) base URL (trailing slashes dropped); `link`: an http(s) link the console opens or frames. */
@@ -138,6 +138,13 @@ export const OPTION_REGISTRY = {
   // Quotas are divided by it to show money: 0 would divide by zero.
   QuotaPerUnit: float(500000, { ...pub('quota_per_unit'), min: 1 }),
   RetryTimes: int(0, { allowNegative: true }),
+  /**
+   * Channel affinity (docs/providers.md "Channel affinity"): a conversation's requests stay on the
+   * channel that served it while it is enabled and in the highest available tier; the binding
+   * lives this many seconds, refreshed on use.
+   */
+  ChannelAffinityEnabled: bool(true),
+  ChannelAffinityTtlSeconds: int(3600, { min: 60 }),
   DisplayInCurrencyEnabled: bool(true, pub('display_in_currency')),
   DisplayTokenStatEnabled: bool(true, pub('display_token_stat')),
   DefaultCollapseSidebar: bool(false, pub('default_collapse_sidebar')),
@@ -180,6 +187,10 @@ export const OPTION_REGISTRY = {
   ModelPrice: json(DEFAULT_MODEL_PRICE, 'ratios'),
   ModelRatio: json(DEFAULT_MODEL_RATIO, 'ratios'),
   CompletionRatio: json(DEFAULT_COMPLETION_RATIO, 'ratios'),
+  /** A cached prompt token's share of the input price, per model (a model not named: the built-in prefix rules, else 1). */
+  CacheRatio: json(DEFAULT_CACHE_RATIO, 'ratios'),
+  /** A prompt token written to the provider's cache, as a share of the input price, per model (Claude 1.25). */
+  CreateCacheRatio: json(DEFAULT_CREATE_CACHE_RATIO, 'ratios'),
   /**
    * Bill a model that has neither a price nor a ratio at the fallback ratio (the reference's 2024
    * behaviour) instead of refusing it; off by default so nothing is billed at a price nobody set.

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-ratios.js';
+import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_CREATE_CACHE_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-ratios.js';
 import { completionRatio, estimateQuota, imageQuota, perCallQuota, priceFor, usageQuota, type PricingTables } from './pricing.js';
 
 const tables: PricingTables = {
   modelRatio: DEFAULT_MODEL_RATIO,
   completionRatio: DEFAULT_COMPLETION_RATIO,
+  cacheRatio: DEFAULT_CACHE_RATIO,
+  createCacheRatio: DEFAULT_CREATE_CACHE_RATIO,
   modelPrice: DEFAULT_MODEL_PRICE,
   groupRatio: { default: 1, vip: 0.5, free: 0 },
   quotaPerUnit: 500_000,
@@ -21,7 +23,7 @@ const u = (prompt: number, completion: number, extra: Partial<Record<'cachedToke
   ...extra,
 });
 
-describe('completionRatio (prefix rules win over the option)', () => {
+describe('completionRatio (fixed rules win over the option)', () => {
   it.each([
     ['gpt-3.5-turbo', 3],
     ['gpt-3.5-turbo-0125', 3],
@@ -43,7 +45,7 @@ describe('completionRatio (prefix rules win over the option)', () => {
     ['command-r-plus', 5],
     ['command-r-08-2024', 4],
     ['command-light', 2],
-    ['deepseek-chat', 2],
+    ['deepseek-coder', 2],
     ['ERNIE-Speed-8K', 2],
     ['gpt-4-gizmo-g-abc', 2],
     ['gpt-4o-gizmo-g-abc', 3],

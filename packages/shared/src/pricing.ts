@@ -3,7 +3,10 @@
  * image and a reservation. The relay bills with these functions and the console's log detail
  * explains a charge with them. No I/O: the tables come in as arguments.
  */
+import { completionRatio, priceKey } from './completion-ratio.js';
 import { AUDIO_COMPLETION_RATIO, DEFAULT_CACHE_CREATION_RATIO_RULES, DEFAULT_CACHE_RATIO_RULES, MISSING_MODEL_RATIO, defaultAudioRatio } from './default-ratios.js';
+
+export { completionRatio } from './completion-ratio.js';
 
 /**
  * Normalised usage. The prompt includes cached reads, cache writes and audio input (an Anthropic
@@ -26,10 +29,14 @@ export function emptyUsage(): Usage {
   return { promptTokens: 0, completionTokens: 0, cachedTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, audioInputTokens: 0, audioOutputTokens: 0 };
 }
 
-/** The option tables a price is resolved from (ModelRatio, CompletionRatio, ModelPrice, GroupRatio, QuotaPerUnit). */
+/** The option tables a price is resolved from (ModelRatio, CompletionRatio, CacheRatio, CreateCacheRatio, ModelPrice, GroupRatio, QuotaPerUnit). */
 export interface PricingTables {
   modelRatio: Record<string, number>;
   completionRatio: Record<string, number>;
+  /** CacheRatio: a cached prompt token's share of the input price, per model. */
+  cacheRatio: Record<string, number>;
+  /** CreateCacheRatio: a prompt token written to the cache, as a share of the input price, per model. */
+  createCacheRatio: Record<string, number>;
   modelPrice: Record<string, number>;
   groupRatio: Record<string, number>;
   quotaPerUnit: number;
@@ -53,55 +60,25 @@ export interface Price {
   quotaPerUnit: number;
 }
 
-/** Names the reference prices through a wildcard entry. */
-function priceKey(model: string): string {
-  if (model.startsWith('gpt-4-gizmo')) return 'gpt-4-gizmo-*';
-  if (model.startsWith('gpt-4o-gizmo')) return 'gpt-4o-gizmo-*';
-  return model;
+/** A finite number from an option map, or undefined. */
+function entry(table: Record<string, number> | undefined, key: string): number | undefined {
+  const v = table?.[key];
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
-/**
- * Completion ratio: the built-in prefix rules win over the CompletionRatio option, which applies
- * only when no rule matches (reference §5.1); anything else is 1.
- */
-export function completionRatio(model: string, option: Record<string, number>): number {
-  const name = priceKey(model);
-  if (name.startsWith('gpt-3.5')) {
-    if (name === 'gpt-3.5-turbo' || name.endsWith('0125')) return 3;
-    if (name.endsWith('1106')) return 2;
-    return 4 / 3;
-  }
-  if (name.startsWith('gpt-4') && !name.endsWith('-all') && !name.endsWith('-gizmo-*')) {
-    if (name.startsWith('gpt-4o')) return name === 'gpt-4o-2024-05-13' ? 3 : 4;
-    if (name.startsWith('gpt-4-turbo') || name.endsWith('preview')) return 3;
-    return 2;
-  }
-  if (name.startsWith('o1')) return 4;
-  if (name === 'chatgpt-4o-latest') return 3;
-  if (name.startsWith('claude-instant-1') || name.startsWith('claude-2')) return 3;
-  if (name.startsWith('claude-3')) return 5;
-  if (name.startsWith('mistral-')) return 3;
-  if (name.startsWith('gemini-')) return 4;
-  if (name.startsWith('command')) {
-    if (name.endsWith('-08-2024')) return 4;
-    if (name.startsWith('command-r-plus')) return 5;
-    if (name.startsWith('command-r')) return 3;
-    return 2;
-  }
-  if (name.startsWith('deepseek')) return 2;
-  if (/^ERNIE-(Speed|Lite|Character|Functions)/.test(name)) return 2;
-  const v = option[name];
-  return typeof v === 'number' && Number.isFinite(v) ? v : 1;
-}
-
-export function cacheRatio(model: string): number {
-  for (const [prefix, ratio] of DEFAULT_CACHE_RATIO_RULES) if (model.startsWith(prefix)) return ratio;
+function ruleFor(model: string, rules: ReadonlyArray<readonly [string, number]>): number {
+  for (const [prefix, ratio] of rules) if (model.startsWith(prefix)) return ratio;
   return 1;
 }
 
-export function cacheCreationRatio(model: string): number {
-  for (const [prefix, ratio] of DEFAULT_CACHE_CREATION_RATIO_RULES) if (model.startsWith(prefix)) return ratio;
-  return 1;
+/** Cache-read ratio: the CacheRatio option's entry, else the first matching prefix rule, else 1. */
+export function cacheRatio(model: string, option?: Record<string, number>): number {
+  return entry(option, priceKey(model)) ?? ruleFor(model, DEFAULT_CACHE_RATIO_RULES);
+}
+
+/** Cache-write ratio: the CreateCacheRatio option's entry, else the first matching prefix rule, else 1. */
+export function cacheCreationRatio(model: string, option?: Record<string, number>): number {
+  return entry(option, priceKey(model)) ?? ruleFor(model, DEFAULT_CACHE_CREATION_RATIO_RULES);
 }
 
 /** Resolves the price of `model` for `group`. */
@@ -117,8 +94,8 @@ export function priceFor(model: string, group: string, t: PricingTables): Price 
     ratioFound: typeof ratio === 'number',
     completionRatio: completionRatio(model, t.completionRatio),
     groupRatio: typeof g === 'number' && Number.isFinite(g) ? g : 1,
-    cacheRatio: cacheRatio(model),
-    cacheCreationRatio: cacheCreationRatio(model),
+    cacheRatio: cacheRatio(model, t.cacheRatio),
+    cacheCreationRatio: cacheCreationRatio(model, t.createCacheRatio),
     audioRatio: defaultAudioRatio(model),
     audioCompletionRatio: AUDIO_COMPLETION_RATIO,
     quotaPerUnit: t.quotaPerUnit,

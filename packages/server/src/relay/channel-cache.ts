@@ -215,6 +215,21 @@ export class ChannelCache {
     return undefined;
   }
 
+  /**
+   * Channel `id` when `select` could pick it now: enabled, not excluded, and in the highest
+   * priority tier that has an available channel (affinity never moves a request to a lower tier
+   * while a higher one has capacity). The tier's entry, with that ability's priority and weight.
+   */
+  candidate(group: string, model: string, id: number, exclude: ReadonlySet<number>): RuntimeChannel | undefined {
+    const tiers = this.index.get(group)?.get(model);
+    if (!tiers) return undefined;
+    for (const tier of tiers) {
+      if (!tier.some((ch) => !exclude.has(ch.id) && this.isEnabled(ch.id))) continue;
+      return tier.find((ch) => ch.id === id && !exclude.has(ch.id) && this.isEnabled(ch.id));
+    }
+    return undefined;
+  }
+
   private isEnabled(id: number): boolean {
     return this.channels.get(id)?.status === ChannelStatus.Enabled;
   }

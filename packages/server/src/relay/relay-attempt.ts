@@ -39,7 +39,28 @@ function convertContext(run: Run, model: string): ConvertContext {
     jsonArray: input.jsonArray,
     callerBody: input.body,
     fetchImage: (url, field) => fetchInlineImage(run.ctx, run.lang, url, field),
+    dropped: [],
   };
+}
+
+/**
+ * What this attempt's conversion left out (docs/providers.md "Conversion policy"): the
+ * `x-modelgate-dropped` header of the reply (set on the raw response, so both fastify's and a
+ * hijacked reply's writeHead carry it; each attempt replaces an earlier one's) and the log's
+ * `other.dropped`.
+ */
+function noteDropped(run: Run, dropped: string[] | undefined): void {
+  const raw = run.reply.raw;
+  const list = dropped ?? [];
+  if (!raw.headersSent) {
+    if (list.length) raw.setHeader('x-modelgate-dropped', list.join(','));
+    else raw.removeHeader('x-modelgate-dropped');
+  }
+  if (list.length) run.logOther = { ...run.logOther, dropped: list };
+  else if (run.logOther?.dropped) {
+    const { dropped: _earlier, ...rest } = run.logOther;
+    run.logOther = rest;
+  }
 }
 
 /** A GET of an adapter's follow-up (task polling) through the channel's pool; never throws. */
@@ -72,7 +93,8 @@ export async function attemptOnce(run: Run, ch: RuntimeChannel): Promise<Attempt
   const call: UpstreamCall = { ch: ch.target, mode: input.mode, inbound: input.format, upstream, model, stream: input.stream, clientHeaders: run.req.headers, userId: run.auth.user.id, outboundAllow: () => outboundAllowList(ctx.options) };
   const cx = convertContext(run, model);
   // A request the upstream format cannot express is refused here (a local 400, never retried).
-  const built = await adapter.buildRequest(call, { body: input.body, raw: input.raw, contentType: input.contentType, multipartModel: input.multipartModel, callerModel: input.model, maxTokens: run.maxTokensOverride, cx });
+  const built = await adapter.buildRequest(call, { body: input.body, raw: input.raw, contentType: input.contentType, multipartModel: input.multipartModel, callerModel: input.model, maxTokens: run.maxTokensOverride, refuseBelow: run.clampRefusal, cx });
+  noteDropped(run, cx.dropped);
   let signed: UpstreamRequest;
   try {
     signed = await adapter.sign(built, call);

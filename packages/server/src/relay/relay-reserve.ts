@@ -1,4 +1,4 @@
-import { TokenStatus, type Lang } from '@modelgate/shared';
+import { modelOutputLimit, TokenStatus, type Lang } from '@modelgate/shared';
 import type { RelayContext } from './relay-context.js';
 import { countText } from './billing/token-counter.js';
 import { outputCap } from './billing/output-caps.js';
@@ -24,10 +24,16 @@ function textMode(run: Run): boolean {
   return run.input.mode === 'chat' || run.input.mode === 'completions';
 }
 
+/**
+ * The most completion tokens the call can cost: the client's max_tokens, no more than the model's
+ * documented output limit (the channel caps it there too), else the model's output cap.
+ */
 function completionBound(run: Run): number {
   const m = run.input.mode;
   if (m === 'embeddings' || m === 'moderations' || m === 'rerank') return 0;
-  return run.input.maxTokens && run.input.maxTokens > 0 ? run.input.maxTokens : outputCap(run.input.model);
+  const asked = run.input.maxTokens;
+  if (!asked || asked <= 0) return outputCap(run.input.model);
+  return Math.min(asked, modelOutputLimit(run.input.model) ?? asked);
 }
 
 /** Fixed costs known before the call: the amount, and no clamping is possible. */
@@ -95,6 +101,9 @@ export async function reserve(run: Run): Promise<void> {
     const affordable = affordableCompletion(price, prompt, second.amount, cap);
     run.maxTokensOverride = Math.max(1, Math.floor(affordable * METER_HEADROOM));
     run.meter = { limit: second.amount, promptTokens: prompt, completionTokens: 0 };
+    // A body whose reasoning needs a larger cap (Anthropic thinking: max_tokens > 1024) is refused
+    // by the channel's request builder with what that cap would cost (docs/relay-billing.md).
+    run.clampRefusal = (minTokens) => shortfall(run.lang, balances, estimateQuota(price, prompt, Math.ceil(minTokens / METER_HEADROOM), 0));
   }
 }
 
@@ -115,17 +124,21 @@ export async function balancesOf(ctx: RelayContext, auth: RelayAuth): Promise<{ 
  * text (e.g. "> 0") where the cost is not known yet (the relay gate, before the body is read).
  */
 export async function quotaRefusal(ctx: RelayContext, auth: RelayAuth, lang: Lang, b: { user: number; token: number }, need: number | string): Promise<RelayError> {
+  if (b.user > 0 && b.token <= 0 && !(typeof need === 'number' && b.user < need)) {
+    await ctx.relay.markTokenStatus(auth.token.id, TokenStatus.Exhausted);
+    return localError(lang, 401, 'RELAY_TOKEN_EXHAUSTED', { detail: `token quota: ${Math.max(0, b.token)}, need quota: ${need}` });
+  }
+  return shortfall(lang, b, need);
+}
+
+/** The refusal for a balance (user first, then token) that does not cover `need`; an empty token is told apart by quotaRefusal. */
+function shortfall(lang: Lang, b: { user: number; token: number }, need: number | string): RelayError {
   if (b.user <= 0 || (typeof need === 'number' && b.user < need)) {
     const detail = `user quota: ${Math.max(0, b.user)}, need quota: ${need}`;
     if (b.user <= 0) return localError(lang, 403, 'RELAY_USER_QUOTA_INSUFFICIENT', { type: 'insufficient_user_quota', errorCode: 'insufficient_user_quota', detail });
     return localError(lang, 400, 'RELAY_PRE_CONSUME_FAILED', { errorCode: 'pre_consume_token_quota_failed', detail });
   }
-  const detail = `token quota: ${Math.max(0, b.token)}, need quota: ${need}`;
-  if (b.token <= 0) {
-    await ctx.relay.markTokenStatus(auth.token.id, TokenStatus.Exhausted);
-    return localError(lang, 401, 'RELAY_TOKEN_EXHAUSTED', { detail });
-  }
-  return localError(lang, 403, 'RELAY_TOKEN_QUOTA_INSUFFICIENT', { errorCode: 'pre_consume_token_quota_failed', detail });
+  return localError(lang, 403, 'RELAY_TOKEN_QUOTA_INSUFFICIENT', { errorCode: 'pre_consume_token_quota_failed', detail: `token quota: ${Math.max(0, b.token)}, need quota: ${need}` });
 }
 
 /**

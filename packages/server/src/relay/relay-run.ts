@@ -31,6 +31,8 @@ export interface Run {
   maxTokensOverride?: number;
   /** Set when the reservation was clamped: streams are metered against it. */
   meter?: Meter;
+  /** Set when the reservation was clamped: the low-balance error for a body that needs a cap of `minTokens` or more. */
+  clampRefusal?: (minTokens: number) => RelayError;
   used: number[];
   /** Fields added to the consume log's `other` (a realtime response adds `ws: true`). */
   logOther?: Record<string, unknown>;

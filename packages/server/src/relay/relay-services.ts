@@ -4,6 +4,7 @@ import type { Invalidation } from '../cluster/invalidation.js';
 import type { Config } from '../config/config.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { Db } from '../db/client.js';
+import { ChannelAffinity } from './affinity.js';
 import { AuthCache } from './auth-cache.js';
 import { Ledger } from '../ledger/ledger.js';
 import { ChannelCache } from './channel-cache.js';
@@ -17,6 +18,8 @@ import { createUpstreamAgent } from './upstream.js';
 export class RelayServices {
   readonly auth: AuthCache;
   readonly channels: ChannelCache;
+  /** Conversation → channel (relay/affinity.ts); its shared store is attached in create-context. */
+  readonly affinity = new ChannelAffinity();
   readonly ledger: Ledger;
   readonly agent: Agent;
   /**

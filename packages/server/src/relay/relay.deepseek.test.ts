@@ -4,7 +4,7 @@ import { addCaller, addChannel, balances, consumeLogs, spentBy, startRelayHarnes
 
 /**
  * DeepSeek (43) through its fake, the official SDK as caller: the base without `/v1`, the
- * reasoning stream passed through and billed, cache hits billed at the cache ratio (0.25 for
+ * reasoning stream passed through and billed, cache hits billed at the cache ratio (0.1 for
  * deepseek-*), and the `thinking_to_content` channel setting folding reasoning into `content`.
  */
 let h: RelayHarness;
@@ -14,13 +14,15 @@ const R1 = 'deepseek-reasoner';
 /** Served by a channel with `thinking_to_content`, mapped to deepseek-reasoner. */
 const R1_THINK = 'deepseek-r1-think';
 const messages = [{ role: 'user' as const, content: 'Please answer this question about caches and tokens' }];
-// deepseek-* has the built-in completion ratio 2 and cache ratio 0.25.
-const charge = (prompt: number, completion: number, cached = 0) => Math.round((prompt - cached + cached * 0.25 + completion * 2) * 2);
+// DeepSeek V3.2 prices (deepseek-chat / deepseek-reasoner): completion ratio 1.5, cache reads 0.1.
+const charge = (prompt: number, completion: number, cached = 0) => Math.round((prompt - cached + cached * 0.1 + Math.round(completion * 1.5)) * 2);
 
 beforeAll(async () => {
   h = await startRelayHarness();
   ds = await startFakeVendor('deepseek');
   await h.server.ctx.options.set('ModelRatio', JSON.stringify({ [CHAT]: 2, [R1]: 2, [R1_THINK]: 2 }));
+  // The alias is billed under its own name: priced like deepseek-reasoner through the option.
+  await h.server.ctx.options.set('CompletionRatio', JSON.stringify({ [R1_THINK]: 1.5 }));
   await addChannel(h.root, { type: 43, key: FAKE_VENDOR_KEY, base_url: ds.url, models: `${CHAT},${R1}` });
   await addChannel(h.root, { type: 43, key: FAKE_VENDOR_KEY, base_url: ds.url, models: R1_THINK, model_mapping: JSON.stringify({ [R1_THINK]: R1 }), setting: JSON.stringify({ thinking_to_content: true }) });
 });
@@ -60,7 +62,7 @@ describe('DeepSeek', () => {
     expect(legacy).toBe(charge(prompt, 5, 6));
     const logs = await consumeLogs(h, c.userId);
     expect(logs.map((l) => Number(l.quota))).toEqual([charge(prompt, 5, 4), charge(prompt, 5, 6)]);
-    expect(JSON.parse(String(logs[1]!.other))).toMatchObject({ cache_tokens: 6, cache_ratio: 0.25 });
+    expect(JSON.parse(String(logs[1]!.other))).toMatchObject({ cache_tokens: 6, cache_ratio: 0.1 });
     ds.setCacheHit(0);
   });
 

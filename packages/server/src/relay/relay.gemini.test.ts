@@ -150,7 +150,6 @@ describe('OpenAI chat → Gemini channel', () => {
     const c = await addCaller(h);
     for (const [extra, param] of [
       [{ logprobs: true }, 'logprobs'],
-      [{ parallel_tool_calls: false, tools }, 'parallel_tool_calls'],
       [{ tools: [{ type: 'custom', custom: { name: 'x' } }] }, 'tools.0'],
       [{ modalities: ['audio'] }, 'modalities'],
     ] as const) {
@@ -158,6 +157,15 @@ describe('OpenAI chat → Gemini channel', () => {
       expect(err).toMatchObject({ status: 400, param, code: 'unsupported_parameter' });
     }
     expect(await consumeLogs(h, c.userId)).toHaveLength(0);
+  });
+
+  it('leaves out parallel_tool_calls: false (a hint Gemini cannot take) and says so in a header and the log', async () => {
+    const c = await addCaller(h);
+    const { response } = await c.client.chat.completions.create({ model: MODEL, messages, parallel_tool_calls: false, tools } as never).withResponse();
+    expect(response.headers.get('x-modelgate-dropped')).toBe('parallel_tool_calls');
+    expect(lastBody()).not.toHaveProperty('parallel_tool_calls');
+    const [row] = await consumeLogs(h, c.userId);
+    expect(JSON.parse(String(row!.other)).dropped).toEqual(['parallel_tool_calls']);
   });
 
   it('answers Gemini errors as OpenAI errors; 429 RESOURCE_EXHAUSTED and 503 UNAVAILABLE are retried on another channel', async () => {

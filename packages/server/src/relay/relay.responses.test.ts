@@ -116,8 +116,9 @@ describe('/v1/responses → chat-format channels (converted)', () => {
     expect(missing).toMatchObject({ status: 400, param: 'input' });
     const stateful = await c.client.responses.create({ model: CLAUDE, input: 'hi', previous_response_id: 'resp_1' }).catch((e: unknown) => e);
     expect(stateful).toMatchObject({ status: 400, param: 'previous_response_id', code: 'unsupported_parameter' });
-    const builtin = await c.client.responses.create({ model: GEMINI, input: 'hi', tools: [{ type: 'web_search' }] }).catch((e: unknown) => e);
-    expect(builtin).toMatchObject({ status: 400, param: 'tools.0.type' });
+    // A built-in tool is left out with a note (relay.agent-shapes.test.ts), unless the request forces it.
+    const builtin = await c.client.responses.create({ model: GEMINI, input: 'hi', tools: [{ type: 'web_search' }], tool_choice: { type: 'web_search' } } as never).catch((e: unknown) => e);
+    expect(builtin).toMatchObject({ status: 400, param: 'tool_choice' });
     expect(await consumeLogs(h, c.userId)).toHaveLength(0);
   });
 

@@ -1,5 +1,7 @@
 import { langFromHeader, serverMessage, type Lang } from '@modelgate/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import { affinityKey, conversationKey } from './affinity.js';
 import type { RelayContext } from './relay-context.js';
 import { priceFor, type Price, type PricingTables } from './billing/pricing.js';
 import type { RuntimeChannel } from './channel-cache.js';
@@ -9,15 +11,18 @@ import { localError, RelayError } from './relay-error.js';
 import { sendError } from './relay-reply.js';
 import type { Attempt, Run } from './relay-run.js';
 import { reserve } from './relay-reserve.js';
+import type { RelayInput } from './relay-input.js';
 import { parseRelayInput, type RelayRoute } from './request-parse.js';
 import { sensitiveHits } from './sensitive/sensitive-filter.js';
-import { assertModelAllowed, requestAuth } from './token-auth.js';
+import { assertModelAllowed, requestAuth, type RelayAuth } from './token-auth.js';
 
 export function pricingTables(ctx: Pick<RelayContext, 'options'>): PricingTables {
   const o = ctx.options;
   return {
     modelRatio: o.json<Record<string, number>>('ModelRatio', {}),
     completionRatio: o.json<Record<string, number>>('CompletionRatio', {}),
+    cacheRatio: o.json<Record<string, number>>('CacheRatio', {}),
+    createCacheRatio: o.json<Record<string, number>>('CreateCacheRatio', {}),
     modelPrice: o.json<Record<string, number>>('ModelPrice', {}),
     groupRatio: o.json<Record<string, number>>('GroupRatio', {}),
     quotaPerUnit: o.num('QuotaPerUnit'),
@@ -33,6 +38,23 @@ export function assertPriced(ctx: Pick<RelayContext, 'options'>, price: Price, l
   throw new RelayError(400, 'new_api_error', 'model_price_error', serverMessage('RELAY_MODEL_UNPRICED', lang).replace('{model}', price.model));
 }
 
+/**
+ * The affinity map's key for this request (docs/providers.md "Channel affinity"), or undefined
+ * when affinity does not apply: switched off, a pinned channel, or not a text generation.
+ */
+function affinityFor(ctx: RelayContext, auth: RelayAuth, input: RelayInput, headers: IncomingHttpHeaders): string | undefined {
+  if (auth.pinned || (input.mode !== 'chat' && input.mode !== 'completions') || !ctx.options.bool('ChannelAffinityEnabled')) return undefined;
+  const key = conversationKey(input, headers);
+  return key && affinityKey(auth.user.id, auth.group, input.model, key);
+}
+
+/** The channel the conversation is bound to, when `select` could pick it now (enabled, highest available tier). */
+async function affinityChannel(ctx: RelayContext, auth: RelayAuth, model: string, key: string | undefined): Promise<RuntimeChannel | undefined> {
+  if (!key) return undefined;
+  const id = await ctx.relay.affinity.lookup(key);
+  return id === undefined ? undefined : ctx.relay.channels.candidate(auth.group, model, id, new Set());
+}
+
 /** Entry point of every relay route; `route` says the operation and the caller's wire format. */
 export async function relay(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, route: RelayRoute, pathModel?: string): Promise<void> {
   const requestId = req.id;
@@ -45,7 +67,9 @@ export async function relay(ctx: RelayContext, req: FastifyRequest, reply: Fasti
     const input = parseRelayInput(route, raw, String(req.headers['content-type'] ?? ''), lang, pathModel);
     assertModelAllowed(auth, input.model, lang);
     await ctx.relay.channels.ensure();
-    const first = auth.pinned ?? ctx.relay.channels.select(auth.group, input.model, new Set());
+    const affinity = affinityFor(ctx, auth, input, req.headers);
+    const bound = await affinityChannel(ctx, auth, input.model, affinity);
+    const first = auth.pinned ?? bound ?? ctx.relay.channels.select(auth.group, input.model, new Set());
     if (!first) throw localError(lang, 503, 'RELAY_NO_CHANNEL', { errorCode: 'model_not_found', detail: `${auth.group} / ${input.model}` });
     const hits = sensitiveHits(ctx.options, input);
     // Before any price, reservation or upstream call: a refused prompt costs nothing.
@@ -53,8 +77,9 @@ export async function relay(ctx: RelayContext, req: FastifyRequest, reply: Fasti
     const price = priceFor(input.model, auth.group, pricingTables(ctx));
     assertPriced(ctx, price, lang);
     const run: Run = { ctx, req, reply, lang, requestId, startedAt: Date.now(), auth, input, price, reserved: 0, used: [] };
+    if (bound) run.logOther = { ...run.logOther, affinity: true };
     await reserve(run);
-    await attemptLoop(run, first);
+    await attemptLoop(run, first, affinity);
   } catch (err) {
     ctx.relay.observer.refused({ route: req.routeOptions.url ?? '', status: err instanceof RelayError ? err.status : 500 });
     if (err instanceof RelayError) return sendError(reply, requestId, route.format, err, false);
@@ -63,7 +88,8 @@ export async function relay(ctx: RelayContext, req: FastifyRequest, reply: Fasti
   }
 }
 
-async function attemptLoop(run: Run, first: RuntimeChannel): Promise<void> {
+/** `affinity`: the conversation's key in the affinity map, bound to the channel that serves it. */
+async function attemptLoop(run: Run, first: RuntimeChannel, affinity?: string): Promise<void> {
   const { ctx } = run;
   const tried = new Set<number>();
   /** Channels already given a second attempt with a refreshed credential. */
@@ -80,7 +106,10 @@ async function attemptLoop(run: Run, first: RuntimeChannel): Promise<void> {
       await ctx.relay.ledger.release(run.requestId).catch(() => false);
       throw err;
     }
-    if (result.ok) return;
+    if (result.ok) {
+      if (affinity) await ctx.relay.affinity.bind(affinity, ch.id, Math.max(1, ctx.options.num('ChannelAffinityTtlSeconds')) * 1000);
+      return;
+    }
     ctx.relay.observer.attemptFailed({ channel: ch.id, status: result.error.status, retryable: result.retryable });
     const clientLeft = run.reply.raw.destroyed && !run.reply.raw.writableEnded;
     if (result.upstream?.staleCredentials && !refreshed.has(ch.id) && !clientLeft) {
@@ -106,6 +135,11 @@ async function attemptLoop(run: Run, first: RuntimeChannel): Promise<void> {
       return;
     }
     ctx.relay.observer.retried({ fromChannel: ch.id });
+    if (run.logOther?.affinity) {
+      // The bound channel failed: affinity no longer decided which channel serves the request.
+      const { affinity: _bound, ...rest } = run.logOther;
+      run.logOther = rest;
+    }
     ch = next;
   }
 }

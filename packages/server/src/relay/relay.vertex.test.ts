@@ -102,7 +102,8 @@ describe('Vertex AI channel', () => {
       const model = 'gemini-2.5-pro';
       await h.server.ctx.options.set('ModelRatio', JSON.stringify({ [GEMINI]: 2, [CLAUDE]: 1.5, [REFUSED]: 1, [model]: 1 }));
       await addChannel(h.root, { type: 41, key, base_url: fresh.url, other: '{"default":"us-central1","gemini-2.5-pro":"europe-west4"}', models: model });
-      const c = await addCaller(h);
+      // Five concurrent reservations of gemini-2.5-pro's 65 536-token reply at completion ratio 8.
+      const c = await addCaller(h, { quota: 5_000_000, remain: 5_000_000 });
       const replies = await Promise.all(Array.from({ length: 5 }, () => c.client.chat.completions.create({ model, messages })));
       expect(replies.every((r) => r.choices[0]!.message.content === 'Hello from the fake Gemini')).toBe(true);
       await c.client.chat.completions.create({ model, messages });

@@ -25,8 +25,8 @@ export const optionRoutes = resource('options', {
   // The misspelt path is the reference's (console-api.md §5).
   'POST /api/option/rest_model_ratio': {
     auth: 'root',
-    summary: 'Reset ModelRatio, CompletionRatio and ModelPrice to the defaults',
+    summary: 'Reset ModelRatio, CompletionRatio, ModelPrice, CacheRatio and CreateCacheRatio to the defaults',
     response: apiEmpty,
-    audit: { action: 'option.reset_ratios', target: 'option', targetId: ['ModelRatio', 'CompletionRatio', 'ModelPrice'], snapshot: true },
+    audit: { action: 'option.reset_ratios', target: 'option', targetId: ['ModelRatio', 'CompletionRatio', 'ModelPrice', 'CacheRatio', 'CreateCacheRatio'], snapshot: true },
   },
 });

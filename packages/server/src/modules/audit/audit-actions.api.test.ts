@@ -66,7 +66,7 @@ describe.each(testDbKinds())('audit log: every admin action family on %s', (kind
 
     expect((await as(root, 'POST', '/api/option/rest_model_ratio')).body.success).toBe(true);
     const reset = await next('option.reset_ratios');
-    expect(reset.target_id).toBe('ModelRatio,CompletionRatio,ModelPrice');
+    expect(reset.target_id).toBe('ModelRatio,CompletionRatio,ModelPrice,CacheRatio,CreateCacheRatio');
     expect(changeMap(reset)).toMatchObject({ [`ModelRatio.${first}`]: [99, ratios[first!]], 'ModelRatio.gpt-audit': [3, undefined] });
     await neverStored('smtp-secret-');
   });

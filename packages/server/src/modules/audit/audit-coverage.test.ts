@@ -60,6 +60,6 @@ describe('audit coverage of the route contracts', () => {
     expect(actionOf(status, { query: { status_only: true }, body: { id: 1 } })).toBe('redemption.status');
     expect(actionOf(status, { query: { status_only: false }, body: { id: 1 } })).toBe('redemption.update');
     expect(targetIdsOf(auditOf(apiRoutes['POST /api/channel/batch'])!, { body: { ids: [3, 4] } })).toEqual(['3', '4']);
-    expect(targetIdsOf(auditOf(apiRoutes['POST /api/option/rest_model_ratio'])!, {})).toEqual(['ModelRatio', 'CompletionRatio', 'ModelPrice']);
+    expect(targetIdsOf(auditOf(apiRoutes['POST /api/option/rest_model_ratio'])!, {})).toEqual(['ModelRatio', 'CompletionRatio', 'ModelPrice', 'CacheRatio', 'CreateCacheRatio']);
   });
 });

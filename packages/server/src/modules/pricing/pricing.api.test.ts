@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CACHE_RATIO, DEFAULT_CREATE_CACHE_RATIO } from '@modelgate/shared';
 import { ApiClient } from '../../test-support/api-client.js';
 import { addCaller, addChannel, consumeLogs, startRelayHarness, type RelayHarness } from '../../test-support/relay-fixtures.js';
 import { testDbKinds } from '../../test-support/test-db.js';
@@ -58,12 +59,16 @@ describe.each(testDbKinds())('pricing on %s', (kind) => {
     expect(JSON.parse(log!.other)).toMatchObject({ model_price: 0.02 });
   });
 
-  it('root resets the three tables to the defaults, pretty-printed', async () => {
+  it('root resets the five tables to the defaults, pretty-printed', async () => {
+    expect((await h.root.put('/api/option/', { key: 'CacheRatio', value: JSON.stringify({ 'gpt-5': 0.7 }) })).body.success).toBe(true);
+    expect((await h.root.put('/api/option/', { key: 'CreateCacheRatio', value: JSON.stringify({}) })).body.success).toBe(true);
     expect((await h.root.post('/api/option/rest_model_ratio')).body.success).toBe(true);
     const stored = (await h.root.get('/api/option/')).body.data as Array<{ key: string; value: string }>;
     const price = stored.find((o) => o.key === 'ModelPrice')!.value;
     expect(JSON.parse(price)['gpt-4o-mini']).toBeUndefined();
     expect(price).toContain('\n  "');
+    expect(JSON.parse(stored.find((o) => o.key === 'CacheRatio')!.value)).toEqual(DEFAULT_CACHE_RATIO);
+    expect(JSON.parse(stored.find((o) => o.key === 'CreateCacheRatio')!.value)).toEqual(DEFAULT_CREATE_CACHE_RATIO);
     expect((await pricing()).data[0]).toMatchObject({ model_name: 'gpt-4o-mini', quota_type: 0 });
   });
 });

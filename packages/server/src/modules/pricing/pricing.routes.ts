@@ -1,4 +1,4 @@
-import { DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from '@modelgate/shared';
+import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_CREATE_CACHE_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from '@modelgate/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authGuards, resolveCaller } from '../../http/auth.js';
@@ -66,6 +66,8 @@ export function pricingRoutes(app: FastifyInstance, ctx: Deps): void {
     await ctx.options.update('ModelRatio', JSON.stringify(DEFAULT_MODEL_RATIO, null, 2));
     await ctx.options.update('CompletionRatio', JSON.stringify(DEFAULT_COMPLETION_RATIO, null, 2));
     await ctx.options.update('ModelPrice', JSON.stringify(DEFAULT_MODEL_PRICE, null, 2));
+    await ctx.options.update('CacheRatio', JSON.stringify(DEFAULT_CACHE_RATIO, null, 2));
+    await ctx.options.update('CreateCacheRatio', JSON.stringify(DEFAULT_CREATE_CACHE_RATIO, null, 2));
     return ok();
   });
 }

@@ -1,12 +1,33 @@
+import { modelOutputLimit } from '@modelgate/shared';
 import { converterFor, setBodyModel, specOf, streamConverterFor } from '../formats/registry.js';
 import { rerankReply } from '../formats/rerank/index.js';
 import { sseEvents } from '../formats/sse.js';
-import type { ConvertContext, WireError, WireFormat } from '../formats/types.js';
+import type { ConvertContext, FormatSpec, WireError, WireFormat } from '../formats/types.js';
 import { credentialsDead, defaultRetryable } from '../upstream.js';
 import { isObj } from '../formats/shared/wire.js';
 import type { Adapter, ChannelTarget, ConvertedReply, ModelListRequest, RelayMode, ReplyHeaders, RequestInput, StreamTransformer, UpstreamCall, UpstreamError, UpstreamRequest } from './types.js';
 
 export type { ModelListRequest } from './types.js';
+
+/**
+ * The reply cap sent upstream (docs/relay-billing.md "Spend limits"): a clamped reservation's
+ * tokens, never more than the body asks for nor the mapped model's documented output limit; the
+ * format keeps a reasoning budget below it. A clamp under the body's reasoning floor (Anthropic
+ * thinking needs max_tokens > 1024) is refused with the low-balance error, before any upstream
+ * call. True when the body changed.
+ */
+function capMaxTokens(spec: FormatSpec, body: Record<string, unknown>, call: UpstreamCall, input: RequestInput): boolean {
+  const clamp = input.maxTokens;
+  const asked = spec.maxTokens(body);
+  const limit = modelOutputLimit(call.model);
+  let n = clamp !== undefined && asked !== undefined ? Math.min(clamp, asked) : (clamp ?? asked);
+  if (n !== undefined && limit !== undefined && n > limit) n = limit;
+  if (n === undefined || (clamp === undefined && n === asked)) return false;
+  const floor = spec.minMaxTokens?.(body, call.model);
+  if (floor !== undefined && clamp !== undefined && clamp < floor && (asked === undefined || asked >= floor) && input.refuseBelow) throw input.refuseBelow(floor);
+  spec.setMaxTokens(body, n, call.model);
+  return true;
+}
 
 /**
  * The shared base of every adapter: formats are composed from `relay/formats/` — passthrough when
@@ -72,7 +93,14 @@ export abstract class AdapterBase implements Adapter {
    */
   buildRequest(call: UpstreamCall, input: RequestInput): UpstreamRequest | Promise<UpstreamRequest> {
     const pending: Array<Promise<unknown>> = [];
-    const body = this.body(call, { ...input, cx: { ...input.cx, pending } });
+    let body: ReturnType<AdapterBase['body']>;
+    try {
+      body = this.body(call, { ...input, cx: { ...input.cx, pending } });
+    } catch (err) {
+      // A refused body: image fetches it already started end unobserved.
+      for (const p of pending) p.catch(() => undefined);
+      throw err;
+    }
     const request = (b: Buffer | string) => ({ url: this.url(call), headers: this.headers(call), body: b });
     if (pending.length === 0) return request(typeof body === 'function' ? body() : body);
     return Promise.all(pending).then(() => request(typeof body === 'function' ? body() : body));
@@ -109,11 +137,7 @@ export abstract class AdapterBase implements Adapter {
       changed = true;
     }
     if (call.stream && spec?.streamUsage && spec.streamUsage(body, this.streamOptions)) changed = true;
-    if (input.maxTokens !== undefined && spec) {
-      // A clamped reservation: ask for no more than it pays for (docs/ledger.md, spend limits).
-      spec.setMaxTokens(body, input.maxTokens, call.model);
-      changed = true;
-    }
+    if (spec && capMaxTokens(spec, body, call, input)) changed = true;
     if (this.prepareBody(body, call)) changed = true;
     return changed ? () => JSON.stringify(body) : input.raw;
   }

@@ -162,6 +162,11 @@ export interface RequestInput {
   callerModel: string;
   /** A clamped reservation: the most reply tokens to ask for. */
   maxTokens?: number;
+  /**
+   * With `maxTokens`: the low-balance error for a body that cannot be served within it (its
+   * reasoning budget needs a cap of at least `minTokens`); thrown before any upstream call.
+   */
+  refuseBelow?: (minTokens: number) => Error;
   cx: ConvertContext;
 }
 

@@ -112,6 +112,12 @@ export interface ConvertContext {
   fetchImage?(url: string, field: string): Promise<{ mimeType: string; data: string }>;
   /** Fetches a conversion started; the request body is written once they settled. */
   pending?: Array<Promise<unknown>>;
+  /**
+   * Paths of what the caller sent that the conversion left out although it means something somewhere
+   * (`context_management`, `tools.3(web_search)`): told back in `x-modelgate-dropped` and the log's
+   * `other.dropped` (docs/providers.md "Conversion policy"). Filled through `drop()` (shared/wire.ts).
+   */
+  dropped?: string[];
 }
 
 /** A converter of request and reply bodies between a caller format and an upstream format. */
@@ -140,8 +146,18 @@ export interface FormatSpec {
   readonly name: TextFormat;
   /** Names the upstream model in a body (absent where the model travels in the URL). */
   setModel?(body: Record<string, unknown>, model: string): void;
-  /** Caps the reply at `n` tokens (a clamped reservation). */
+  /**
+   * Caps the reply at `n` tokens (a clamped reservation, the model's output limit), keeping a
+   * reasoning budget the body sets strictly below `n`. Call only with `n` ≥ `minMaxTokens`.
+   */
   setMaxTokens(body: Record<string, unknown>, n: number, model: string): void;
+  /** The reply cap a body asks for, if it sets one. */
+  maxTokens(body: Record<string, unknown>): number | undefined;
+  /**
+   * The smallest cap this body can be served with (a reasoning budget has a documented floor and
+   * must stay below the cap); undefined when any cap ≥ 1 will do.
+   */
+  minMaxTokens?(body: Record<string, unknown>, model: string): number | undefined;
   /**
    * Whether a stream of this format carries usage only when asked (`stream_options`): then the
    * edit that asks for it (or removes the field when the upstream cannot take it). Returns true

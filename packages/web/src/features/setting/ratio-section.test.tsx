@@ -12,6 +12,8 @@ const OPTIONS = {
   ModelPrice: JSON.stringify({ 'dall-e-3': 0.04 }),
   ModelRatio: JSON.stringify({ ...RATIOS, 'gpt-4o': 1.25 }),
   CompletionRatio: JSON.stringify({ 'gpt-4o': 4 }),
+  CacheRatio: JSON.stringify({ 'gpt-4o': 0.5 }),
+  CreateCacheRatio: '{}',
   AllowUnpricedModels: 'false',
 };
 
@@ -44,7 +46,7 @@ const openVisual = async () => {
 };
 
 describe('model ratio editor (JSON)', () => {
-  it('shows the three options pretty-printed, refuses invalid JSON naming the field, saves only what changed', async () => {
+  it('shows the options pretty-printed, refuses invalid JSON naming the field, saves only what changed', async () => {
     const { puts } = setup();
     const ratio = await waitFor(() => {
       const el = document.getElementById('ratio-json-ModelRatio') as HTMLTextAreaElement | null;
@@ -52,6 +54,8 @@ describe('model ratio editor (JSON)', () => {
       return el!;
     });
     expect((document.getElementById('ratio-json-ModelPrice') as HTMLTextAreaElement).value).toBe('{\n  "dall-e-3": 0.04\n}');
+    expect((document.getElementById('ratio-json-CacheRatio') as HTMLTextAreaElement).value).toBe('{\n  "gpt-4o": 0.5\n}');
+    expect(screen.getByText('缓存写入倍率')).toBeTruthy();
     fireEvent.change(ratio, { target: { value: '{"gpt-4o": 1.25,' } });
     fireEvent.click(button(document.body, '保存模型倍率'));
     expect(await screen.findByText('模型倍率: 不是合法的 JSON 字符串')).toBeTruthy();
@@ -86,7 +90,29 @@ describe('visual ratio editor', () => {
     expect((within(modal).getByLabelText('补全倍率') as HTMLInputElement).disabled).toBe(true);
   }, 40_000);
 
-  it('adds, edits and deletes rows, then saves the three tables pretty-printed', async () => {
+  it('edits a model\'s cache read and write ratios and saves only the two cache tables', async () => {
+    const { puts } = setup();
+    await openVisual();
+    fireEvent.change(screen.getByPlaceholderText('搜索模型'), { target: { value: 'gpt-4o' } });
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(rows()[0]!.textContent).toContain('0.5');
+    fireEvent.click(screen.getByLabelText('编辑 gpt-4o'));
+    const modal = await waitFor(dialog);
+    await waitFor(() => expect((within(modal).getByLabelText('缓存读取倍率') as HTMLInputElement).value).toBe('0.5'));
+    fireEvent.change(within(modal).getByLabelText('缓存读取倍率'), { target: { value: '0.25' } });
+    fireEvent.change(within(modal).getByLabelText('缓存写入倍率'), { target: { value: '1.25' } });
+    fireEvent.click(button(modal, '确定'));
+    await waitFor(() => expect(rows()[0]!.textContent).toContain('0.25'));
+    fireEvent.click(button(document.body, '保存可视化设置'));
+    await waitFor(() =>
+      expect(puts()).toEqual([
+        { key: 'CacheRatio', value: '{\n  "gpt-4o": 0.25\n}' },
+        { key: 'CreateCacheRatio', value: '{\n  "gpt-4o": 1.25\n}' },
+      ]),
+    );
+  }, 60_000);
+
+  it('adds, edits and deletes rows, then saves the tables pretty-printed', async () => {
     const { puts } = setup();
     await openVisual();
     fireEvent.click(button(document.body, '添加模型'));

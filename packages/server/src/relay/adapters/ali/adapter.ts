@@ -11,7 +11,7 @@ import type { ConvertedReply, FollowUpReply, RelayMode, RequestInput, StreamTran
 import { dashscopeCompatible, dashscopeRoot, isCompatibleMode } from './compatible.js';
 import { DEFAULT_TASK_POLLING, pollImageTask, type TaskPolling } from './image-task.js';
 
-export const ALI_MODELS = ['qwen-turbo', 'qwen-plus', 'qwen-max', 'qwen-max-longcontext', 'qwen-long', 'qwen-turbo-internet', 'qwen-plus-internet', 'qwen-max-internet', 'text-embedding-v1', 'text-embedding-v2', 'text-embedding-v3', 'wanx-v1', 'wanx2.1-t2i-turbo', 'wanx2.1-t2i-plus'] as const;
+export const ALI_MODELS = ['qwen3-max', 'qwen-flash', 'qwen3-coder-plus', 'qwen3-coder-flash', 'qwen3-235b-a22b', 'qwen-turbo', 'qwen-plus', 'qwen-max', 'qwen-max-longcontext', 'qwen-long', 'qwen-turbo-internet', 'qwen-plus-internet', 'qwen-max-internet', 'text-embedding-v1', 'text-embedding-v2', 'text-embedding-v3', 'wanx-v1', 'wanx2.1-t2i-turbo', 'wanx2.1-t2i-plus'] as const;
 
 const PATHS: Partial<Record<RelayMode, string>> = {
   chat: '/api/v1/services/aigc/text-generation/generation',

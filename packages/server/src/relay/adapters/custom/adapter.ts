@@ -1,12 +1,17 @@
 import { openAIBilling } from '../balance.js';
-import { OpenAIWireAdapter } from '../openai-base.js';
+import { CompatibleAdapter } from '../openai-compatible/stream-usage.js';
 import type { UpstreamCall } from '../types.js';
 
-/** Custom (type 8): base_url is the full upstream URL, with `{model}` replaced by the model name. */
-class CustomAdapter extends OpenAIWireAdapter {
+/**
+ * Custom (type 8): base_url is the full upstream URL, with `{model}` replaced by the model name.
+ * Streams ask for their usage chunk (`stream_options.include_usage`), so they are billed by the
+ * upstream's count; an upstream that refuses the field is served with the channel setting
+ * `{"stream_usage": false}` (docs/providers.md "Stream usage"), never by a retry.
+ */
+class CustomAdapter extends CompatibleAdapter {
   constructor() {
     // The balance is asked at the base URL as written (the reference).
-    super({ slug: 'custom', types: [8], balance: openAIBilling('') });
+    super({ slug: 'custom', types: [8], streamOptions: true, balance: openAIBilling('') });
   }
 
   protected override url(call: UpstreamCall): string {

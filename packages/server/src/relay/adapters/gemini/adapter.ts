@@ -7,6 +7,10 @@ import { parseOpenAIError, trimBase } from '../openai-base.js';
 import type { ChannelTarget, RelayMode, UpstreamCall } from '../types.js';
 
 export const GEMINI_MODELS = [
+  'gemini-3.1-pro-preview',
+  'gemini-3-pro-preview',
+  'gemini-3-flash-preview',
+  'gemini-3.1-flash-lite-preview',
   'gemini-2.5-pro',
   'gemini-2.5-flash',
   'gemini-2.5-flash-lite',

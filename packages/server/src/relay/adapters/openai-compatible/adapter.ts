@@ -1,6 +1,7 @@
 import { aiproxyOverview, creditGrants, deepseekBalance, moonshotBalance, openRouterCredits, siliconFlowUserInfo } from '../balance.js';
-import { OpenAIWireAdapter, type OpenAIVendor } from '../openai-base.js';
+import type { OpenAIVendor } from '../openai-base.js';
 import type { RelayMode } from '../types.js';
+import { CompatibleAdapter } from './stream-usage.js';
 import { DeepSeekAdapter, FastGPTAdapter, MiniMaxAdapter, MoonshotAdapter } from './vendors.js';
 
 const TEXT: RelayMode[] = ['chat', 'completions', 'embeddings'];
@@ -8,17 +9,20 @@ const CHAT: RelayMode[] = ['chat'];
 
 /**
  * OpenAI-wire vendors: declarative entries on the shared base (reference §11 and
- * providers-international §8). `streamOptions` only where the vendor documents
- * `stream_options.include_usage`; elsewhere the field is removed and usage is counted if absent.
+ * providers-international §8). `streamOptions` (ask streams for `stream_options.include_usage`)
+ * where the vendor accepts it: the OpenAI resellers that forward OpenAI's API, and vendors that
+ * document it. Elsewhere the field is removed: Mistral refuses unknown fields (and, like
+ * Perplexity, MiniMax and Moonshot, reports usage unasked); the rest are counted locally. A
+ * channel's `stream_usage` setting overrides either way (stream-usage.ts, docs/providers.md).
  */
 export const VENDORS: OpenAIVendor[] = [
-  { slug: 'openai-max', types: [6] },
-  { slug: 'ohmygpt', types: [7] },
-  { slug: 'ails', types: [9] },
+  { slug: 'openai-max', types: [6], streamOptions: true },
+  { slug: 'ohmygpt', types: [7], streamOptions: true },
+  { slug: 'ails', types: [9], streamOptions: true },
   // AIProxy's account API lives on aiproxy.io (its relay on api.aiproxy.io), keyed by `Api-Key`.
-  { slug: 'aiproxy', types: [10], balance: aiproxyOverview('https://aiproxy.io') },
-  { slug: 'api2gpt', types: [12], balance: creditGrants('https://api.api2gpt.com', 'total_remaining') },
-  { slug: 'aigc2d', types: [13], balance: creditGrants('https://api.aigc2d.com', 'total_available') },
+  { slug: 'aiproxy', types: [10], streamOptions: true, balance: aiproxyOverview('https://aiproxy.io') },
+  { slug: 'api2gpt', types: [12], streamOptions: true, balance: creditGrants('https://api.api2gpt.com', 'total_remaining') },
+  { slug: 'aigc2d', types: [13], streamOptions: true, balance: creditGrants('https://api.aigc2d.com', 'total_available') },
   // 360: chat and embeddings on the OpenAI paths (providers-china §6).
   { slug: 'ai360', types: [19], modes: ['chat', 'embeddings'], models: ['360gpt-turbo', '360gpt-pro', '360gpt2-pro', '360GPT_S2_V9', 'embedding-bert-512-v1', 'embedding_s1_v1'] },
   { slug: 'openrouter', types: [20], modes: TEXT, streamOptions: true, balance: openRouterCredits('https://openrouter.ai/api') },
@@ -60,6 +64,6 @@ export const VENDORS: OpenAIVendor[] = [
 ];
 
 /** Vendors whose replies differ from OpenAI's (openai-compatible/vendors.ts); the rest are the plain base. */
-const SPECIAL: Record<string, typeof OpenAIWireAdapter> = { minimax: MiniMaxAdapter, moonshot: MoonshotAdapter, deepseek: DeepSeekAdapter, fastgpt: FastGPTAdapter };
+const SPECIAL: Record<string, typeof CompatibleAdapter> = { minimax: MiniMaxAdapter, moonshot: MoonshotAdapter, deepseek: DeepSeekAdapter, fastgpt: FastGPTAdapter };
 
-export const adapters = VENDORS.map((v) => new (SPECIAL[v.slug] ?? OpenAIWireAdapter)(v));
+export const adapters = VENDORS.map((v) => new (SPECIAL[v.slug] ?? CompatibleAdapter)(v));

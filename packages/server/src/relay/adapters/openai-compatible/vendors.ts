@@ -3,8 +3,8 @@ import { openAIReader } from '../../formats/openai-chat/stream.js';
 import { isObj, parseObject } from '../../formats/shared/wire.js';
 import type { ConvertContext, EventFacts, UpstreamEvent, WireError } from '../../formats/types.js';
 import { credentialsDead } from '../../upstream.js';
-import { OpenAIWireAdapter } from '../openai-base.js';
 import type { ConvertedReply, StreamTransformer, UpstreamCall, UpstreamError } from '../types.js';
+import { CompatibleAdapter } from './stream-usage.js';
 
 /**
  * The OpenAI-wire vendors whose replies differ from OpenAI's in ways that matter for billing or for
@@ -64,7 +64,7 @@ export function minimaxError(code: number, msg: string): WireError {
   }
 }
 
-export class MiniMaxAdapter extends OpenAIWireAdapter {
+export class MiniMaxAdapter extends CompatibleAdapter {
   override isErrorReply(call: UpstreamCall, json: Record<string, unknown>): boolean {
     return !!minimaxFailure(json) || super.isErrorReply(call, json);
   }
@@ -110,7 +110,7 @@ export function liftChoiceUsage(ev: UpstreamEvent): UpstreamEvent {
   return { event: ev.event, data: JSON.stringify(json) };
 }
 
-export class MoonshotAdapter extends OpenAIWireAdapter {
+export class MoonshotAdapter extends CompatibleAdapter {
   override streamTransformer(call: UpstreamCall, cx: ConvertContext): StreamTransformer {
     return rewriting(super.streamTransformer(call, cx), () => liftChoiceUsage);
   }
@@ -172,7 +172,7 @@ export function foldReasoningReply(json: Record<string, unknown>): Record<string
   };
 }
 
-export class DeepSeekAdapter extends OpenAIWireAdapter {
+export class DeepSeekAdapter extends CompatibleAdapter {
   override convertResponse(call: UpstreamCall, json: Record<string, unknown>, cx: ConvertContext): ConvertedReply | undefined {
     const reply = super.convertResponse(call, json, cx);
     if (!reply || call.mode !== 'chat' || call.inbound !== 'openai-chat' || !thinkingToContent(call.ch)) return reply;
@@ -203,7 +203,7 @@ export function fastgptAnswers(ev: UpstreamEvent): UpstreamEvent | undefined {
   return undefined;
 }
 
-export class FastGPTAdapter extends OpenAIWireAdapter {
+export class FastGPTAdapter extends CompatibleAdapter {
   override streamTransformer(call: UpstreamCall, cx: ConvertContext): StreamTransformer {
     return rewriting(super.streamTransformer(call, cx), () => fastgptAnswers);
   }

@@ -8,6 +8,12 @@ import { SigningError, type ChannelTarget, type ConvertedReply, type StreamTrans
 import { zhipuToken } from './jwt.js';
 
 export const ZHIPU_V4_MODELS = [
+  'glm-4.7',
+  'glm-4.6',
+  'glm-4.5',
+  'glm-4.5-air',
+  'glm-4.5-flash',
+  'glm-4.5v',
   'glm-4-plus',
   'glm-4-0520',
   'glm-4',

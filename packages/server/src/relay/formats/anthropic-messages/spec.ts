@@ -16,6 +16,13 @@ export function messageText(json: Record<string, unknown>): string {
   return text;
 }
 
+/** Extended thinking's smallest budget; the budget must also stay below max_tokens (providers-international §1). */
+const MIN_THINKING_BUDGET = 1024;
+
+function enabledThinking(body: Record<string, unknown>): Record<string, unknown> | undefined {
+  return isObj(body.thinking) && body.thinking.type === 'enabled' ? body.thinking : undefined;
+}
+
 /** The Anthropic Messages API (providers-international §1). */
 export const anthropicMessages: FormatSpec = {
   name: 'anthropic-messages',
@@ -24,7 +31,12 @@ export const anthropicMessages: FormatSpec = {
   },
   setMaxTokens(body, n) {
     body.max_tokens = n;
+    // A budget at or above the new cap is an upstream 400: lowered (a new object: the caller's body is shared by every attempt).
+    const t = enabledThinking(body);
+    if (t && typeof t.budget_tokens === 'number' && t.budget_tokens >= n) body.thinking = { ...t, budget_tokens: n - 1 };
   },
+  maxTokens: (body) => (typeof body.max_tokens === 'number' ? body.max_tokens : undefined),
+  minMaxTokens: (body) => (enabledThinking(body) ? MIN_THINKING_BUDGET + 1 : undefined),
   usage: (json) => anthropicUsage(json.usage),
   responseText: messageText,
   promptAsChat: messagesPromptAsChat,

@@ -3,7 +3,8 @@ import { localError, type RelayError } from '../../relay-error.js';
 
 /**
  * Checks of an inbound Messages body (docs.anthropic.com/en/api/messages): the fields ModelGate
- * reads or converts. Unknown fields pass (they are forwarded untouched to Anthropic upstreams).
+ * reads or converts. Unknown fields pass (they are forwarded untouched to Anthropic upstreams), and
+ * so do `role: "system"` messages inside `messages` (text; Claude Code sends them with its beta flag).
  * Each failure names its field, Anthropic-style (`max_tokens: Field required`).
  */
 export function invalidField(lang: Lang, field: string, problem: string): RelayError {
@@ -24,6 +25,16 @@ function checkBlocks(lang: Lang, field: string, content: unknown): void {
   });
 }
 
+/** A system message's content: a string or text blocks (per-message `output_config` may ride beside it). */
+function checkSystemText(lang: Lang, field: string, content: unknown): void {
+  checkBlocks(lang, field, content);
+  if (Array.isArray(content)) {
+    content.forEach((b, i) => {
+      if (isObj(b) && b.type !== 'text') throw invalidField(lang, `${field}.${i}.type`, "Input should be 'text' in a system message");
+    });
+  }
+}
+
 const integer = (v: unknown) => typeof v === 'number' && Number.isInteger(v);
 
 /** Validates a Messages (or count_tokens, without max_tokens) body; throws a 400 naming the field. */
@@ -37,9 +48,15 @@ export function validateMessagesBody(lang: Lang, body: Record<string, unknown>, 
   if (body.messages.length === 0) throw invalidField(lang, 'messages', 'at least one message is required');
   body.messages.forEach((m, i) => {
     if (!isObj(m)) throw invalidField(lang, `messages.${i}`, 'Input should be an object');
-    if (m.role !== 'user' && m.role !== 'assistant') throw invalidField(lang, `messages.${i}.role`, "Input should be 'user' or 'assistant'");
+    if (m.role === 'system') {
+      // A system message inside the conversation (Claude Code sends one): text only, anywhere in the list.
+      checkSystemText(lang, `messages.${i}.content`, m.content);
+      return;
+    }
+    if (m.role !== 'user' && m.role !== 'assistant') throw invalidField(lang, `messages.${i}.role`, "Input should be 'user', 'assistant' or 'system'");
     checkBlocks(lang, `messages.${i}.content`, m.content);
   });
+  if (!body.messages.some((m) => isObj(m) && m.role !== 'system')) throw invalidField(lang, 'messages', 'at least one user or assistant message is required');
   if (body.system !== undefined && typeof body.system !== 'string') checkBlocks(lang, 'system', body.system);
   if (body.stream !== undefined && typeof body.stream !== 'boolean') throw invalidField(lang, 'stream', 'Input should be a valid boolean');
   if (body.temperature !== undefined && (typeof body.temperature !== 'number' || body.temperature < 0 || body.temperature > 1)) {
@@ -56,7 +73,7 @@ export function validateMessagesBody(lang: Lang, body: Record<string, unknown>, 
       if (!isObj(t) || typeof t.name !== 'string') throw invalidField(lang, `tools.${i}.name`, 'Field required');
     });
   }
-  if (body.tool_choice !== undefined && !(isObj(body.tool_choice) && typeof body.tool_choice.type === 'string')) {
+  if (body.tool_choice !== undefined && body.tool_choice !== null && !(isObj(body.tool_choice) && typeof body.tool_choice.type === 'string')) {
     throw invalidField(lang, 'tool_choice', 'Input should be an object with a type');
   }
 }

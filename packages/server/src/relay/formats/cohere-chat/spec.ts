@@ -79,6 +79,7 @@ export const cohereChatSpec: FormatSpec = {
   setMaxTokens: (body, n) => {
     body.max_tokens = n;
   },
+  maxTokens: (body) => (typeof body.max_tokens === 'number' ? body.max_tokens : undefined),
   usage: (json) => cohereUsage(json.usage),
   responseText: (json) => cohereMessageText(json.message),
   reader: cohereReader,

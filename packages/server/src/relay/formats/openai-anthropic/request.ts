@@ -1,14 +1,17 @@
 import { outputCap } from '../../billing/output-caps.js';
-import { isObj, parseDataUrl, plainText, unsupported } from '../shared/wire.js';
+import { drop, isObj, parseDataUrl, plainText, refuseMeaningfulChatFields, unsupported } from '../shared/wire.js';
 import type { ConvertContext } from '../types.js';
-import { toolChoice, tools } from './tools.js';
+import { cacheBreakpoints, toolChoice, tools } from './tools.js';
 
 /**
- * OpenAI chat request → Anthropic Messages request (providers-international §1.4). What Messages
- * cannot express is refused with a 400 naming the field; OpenAI-account features with no meaning
- * upstream (stored completions, service tier, seed, prompt cache keys) are left out.
+ * OpenAI chat request → Anthropic Messages request (providers-international §1.4; docs/providers.md
+ * "Conversion policy"). What would change the answer if left out (n > 1, logprobs, penalties, JSON
+ * mode) is refused with a 400 naming the field; hints with no Anthropic counterpart (verbosity,
+ * seed, service tier, unknown fields) are left out with a note (`cx.dropped`); OpenAI-account
+ * bookkeeping with no meaning upstream (store, metadata, stream_options) is left out silently.
+ * A `prompt_cache_key` asks for Anthropic prompt caching: cache breakpoints on the stable prefix.
  */
-const ACCOUNT_ONLY = new Set(['store', 'metadata', 'service_tier', 'seed', 'prompt_cache_key', 'safety_identifier', 'stream_options']);
+const SILENT = new Set(['store', 'metadata', 'stream_options', 'prompt_cache_key', 'safety_identifier']);
 const MAPPED = new Set([
   'model', 'messages', 'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'top_k', 'stop', 'stream', 'tools',
   'tool_choice', 'parallel_tool_calls', 'user', 'reasoning_effort', 'thinking', 'n', 'logprobs', 'frequency_penalty',
@@ -16,14 +19,13 @@ const MAPPED = new Set([
 ]);
 
 /** Budget tokens per `reasoning_effort` (Anthropic's minimum budget is 1024). */
-const EFFORT_BUDGET: Record<string, number> = { minimal: 1024, low: 1024, medium: 4096, high: 16384 };
+const EFFORT_BUDGET: Record<string, number> = { minimal: 1024, low: 1024, medium: 4096, high: 16384, xhigh: 32768 };
 const MIN_BUDGET = 1024;
 
 function refuseInexpressible(body: Record<string, unknown>, cx: ConvertContext): void {
   const { lang } = cx;
-  for (const key of Object.keys(body)) {
-    if (!MAPPED.has(key) && !ACCOUNT_ONLY.has(key)) throw unsupported(lang, key, 'not supported by Anthropic Messages');
-  }
+  refuseMeaningfulChatFields(body, cx, 'Anthropic');
+  for (const key of Object.keys(body)) if (!MAPPED.has(key) && !SILENT.has(key)) drop(cx, key, 'no Anthropic Messages counterpart');
   if (body.n !== undefined && body.n !== null && body.n !== 1) throw unsupported(lang, 'n', 'Anthropic returns one choice per request');
   if (body.logprobs === true) throw unsupported(lang, 'logprobs', 'Anthropic does not return log probabilities');
   for (const k of ['frequency_penalty', 'presence_penalty'] as const) {
@@ -86,6 +88,14 @@ interface Turn {
   content: string | Array<Record<string, unknown>>;
 }
 
+/** A text block added to the last user turn (or a new one after an assistant turn). */
+function userNote(turns: Turn[], text: string): void {
+  const prev = turns.at(-1);
+  if (prev?.role === 'user') {
+    prev.content = typeof prev.content === 'string' ? [{ type: 'text', text: prev.content }, { type: 'text', text }] : [...prev.content, { type: 'text', text }];
+  } else turns.push({ role: 'user', content: text });
+}
+
 function messages(list: unknown[], cx: ConvertContext): { system: Array<Record<string, unknown>>; turns: Turn[] } {
   const system: Array<Record<string, unknown>> = [];
   const turns: Turn[] = [];
@@ -96,7 +106,12 @@ function messages(list: unknown[], cx: ConvertContext): { system: Array<Record<s
       case 'system':
       case 'developer': {
         const text = plainText(m.content);
-        if (text) system.push({ type: 'text', text });
+        if (!text) return;
+        // Leading instructions are Messages' `system`; a later one stays at its place in the
+        // conversation as a user-role note (appending it to `system` would move it and change the
+        // cached prefix of every later turn).
+        if (turns.length === 0) system.push({ type: 'text', text });
+        else userNote(turns, `[${String(m.role)}] ${text}`);
         return;
       }
       case 'user':
@@ -130,7 +145,7 @@ function thinking(body: Record<string, unknown>, maxTokens: number, cx: ConvertC
   const effort = body.reasoning_effort;
   if (effort === undefined || effort === null || effort === 'none') return undefined;
   const preset = typeof effort === 'string' ? EFFORT_BUDGET[effort] : undefined;
-  if (preset === undefined) throw unsupported(cx.lang, 'reasoning_effort', 'use minimal, low, medium or high');
+  if (preset === undefined) throw unsupported(cx.lang, 'reasoning_effort', 'use minimal, low, medium, high or xhigh');
   // The budget must stay below max_tokens, so the reply keeps room after the thinking.
   const budget = Math.min(preset, maxTokens - 1);
   if (budget < MIN_BUDGET) throw unsupported(cx.lang, 'max_tokens', `reasoning on Anthropic needs max_tokens above ${MIN_BUDGET}`);
@@ -159,10 +174,12 @@ export function openAIToAnthropicRequest(body: Record<string, unknown>, cx: Conv
   if (typeof body.stop === 'string') out.stop_sequences = [body.stop];
   else if (Array.isArray(body.stop) && body.stop.length) out.stop_sequences = body.stop;
   if (body.stream === true) out.stream = true;
-  if (typeof body.user === 'string' && body.user) out.metadata = { user_id: body.user };
+  const user = [body.user, body.safety_identifier, body.prompt_cache_key].find((v) => typeof v === 'string' && v);
+  if (user) out.metadata = { user_id: user };
   const t = tools(body.tools, cx);
   if (t) out.tools = t;
   const choice = toolChoice(body.tool_choice, body.parallel_tool_calls, cx);
   if (choice && t) out.tool_choice = choice;
+  if (typeof body.prompt_cache_key === 'string' && body.prompt_cache_key) cacheBreakpoints(out);
   return out;
 }

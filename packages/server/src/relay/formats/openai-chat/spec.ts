@@ -54,6 +54,11 @@ function spec(name: 'openai-chat' | 'openai-completions', object: OpenAIObject):
       if (field === 'max_completion_tokens') delete body.max_tokens;
       body[field] = n;
     },
+    // Reasoning counts within the cap: no separate budget to keep below it.
+    maxTokens(body) {
+      const v = body.max_completion_tokens ?? body.max_tokens;
+      return typeof v === 'number' ? v : undefined;
+    },
     streamUsage,
     usage: (json) => readUsage(json.usage),
     responseText: choicesText,

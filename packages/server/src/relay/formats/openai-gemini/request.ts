@@ -1,12 +1,12 @@
-import { isObj, parseDataUrl, plainText, unsupported } from '../shared/wire.js';
+import { drop, isObj, parseDataUrl, plainText, refuseMeaningfulChatFields, unsupported } from '../shared/wire.js';
 import type { ConvertContext } from '../types.js';
 import { geminiSchema, geminiToolConfig, geminiTools } from './tools.js';
 
 /**
  * OpenAI chat request → Gemini GenerateContentRequest (providers-international §2.5). What
- * Gemini cannot express is refused with a 400 naming the field; OpenAI-account features with no
- * meaning upstream (stored completions, service tier, prompt cache keys, the end-user id) are left
- * out. `stream` travels in the URL.
+ * Gemini cannot express is refused with a 400 naming the field, hints are left out with a note;
+ * OpenAI-account features with no meaning upstream (stored completions, service tier, prompt cache
+ * keys, the end-user id) are left out. `stream` travels in the URL.
  */
 const ACCOUNT_ONLY = new Set(['store', 'metadata', 'service_tier', 'prompt_cache_key', 'safety_identifier', 'stream_options', 'user', 'stream']);
 const MAPPED = new Set([
@@ -27,7 +27,7 @@ export const DEFAULT_SAFETY_SETTINGS = [
 ];
 
 /** Thinking budget per `reasoning_effort` (0 turns thinking off where the model allows it). */
-const EFFORT_BUDGET: Record<string, number> = { none: 0, minimal: 0, low: 1024, medium: 8192, high: 24576 };
+const EFFORT_BUDGET: Record<string, number> = { none: 0, minimal: 0, low: 1024, medium: 8192, high: 24576, xhigh: 24576 };
 const AUDIO_MIME: Record<string, string> = { wav: 'audio/wav', mp3: 'audio/mp3' };
 
 type Part = Record<string, unknown>;
@@ -37,7 +37,9 @@ interface Turn {
 }
 
 function refuseInexpressible(body: Record<string, unknown>, cx: ConvertContext): void {
-  for (const key of Object.keys(body)) if (!MAPPED.has(key) && !ACCOUNT_ONLY.has(key)) throw unsupported(cx.lang, key, 'not supported by Gemini');
+  // Hints with no Gemini counterpart (verbosity, unknown fields) are left out with a note (docs/providers.md "Conversion policy").
+  refuseMeaningfulChatFields(body, cx, 'Gemini');
+  for (const key of Object.keys(body)) if (!MAPPED.has(key) && !ACCOUNT_ONLY.has(key)) drop(cx, key, 'no Gemini counterpart');
   if (body.logprobs === true) throw unsupported(cx.lang, 'logprobs', 'log probabilities are not converted from Gemini');
   if (isObj(body.logit_bias) && Object.keys(body.logit_bias).length > 0) throw unsupported(cx.lang, 'logit_bias', 'Gemini has no logit bias');
 }
@@ -122,7 +124,16 @@ function contents(list: unknown[], cx: ConvertContext): { system: string[]; turn
       case 'system':
       case 'developer': {
         const text = plainText(m.content);
-        if (text) system.push(text);
+        if (!text) return;
+        // Leading instructions are the systemInstruction; a later one stays at its place as a
+        // user-role note (Gemini has one systemInstruction, and moving it would change its meaning).
+        if (turns.length === 0) system.push(text);
+        else {
+          const prev = turns.at(-1)!;
+          const note = { text: `[${String(m.role)}] ${text}` };
+          if (prev.role === 'user') prev.parts.push(note);
+          else turns.push({ role: 'user', parts: [note] });
+        }
         return;
       }
       case 'user':
@@ -180,7 +191,7 @@ function generationConfig(body: Record<string, unknown>, cx: ConvertContext): Re
   const effort = body.reasoning_effort;
   if (effort !== undefined && effort !== null) {
     const budget = typeof effort === 'string' ? EFFORT_BUDGET[effort] : undefined;
-    if (budget === undefined) throw unsupported(cx.lang, 'reasoning_effort', 'use none, minimal, low, medium or high');
+    if (budget === undefined) throw unsupported(cx.lang, 'reasoning_effort', 'use none, minimal, low, medium, high or xhigh');
     g.thinkingConfig = budget > 0 ? { thinkingBudget: budget, includeThoughts: true } : { thinkingBudget: 0 };
   }
   return g;

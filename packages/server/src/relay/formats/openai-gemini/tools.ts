@@ -1,4 +1,4 @@
-import { isObj, unsupported } from '../shared/wire.js';
+import { drop, isObj, unsupported } from '../shared/wire.js';
 import type { ConvertContext } from '../types.js';
 
 /**
@@ -41,7 +41,9 @@ export function geminiTools(list: unknown, cx: ConvertContext): Array<Record<str
 
 /** `auto` → AUTO, `none` → NONE, `required` → ANY, a named function → ANY restricted to it. */
 export function geminiToolConfig(choice: unknown, parallel: unknown, cx: ConvertContext): Record<string, unknown> | undefined {
-  if (parallel === false) throw unsupported(cx.lang, 'parallel_tool_calls', 'Gemini cannot be told to call one function at a time');
+  // A hint (Codex sends it on every turn): Gemini cannot be told to call one function at a time, and
+  // clients take the calls of a turn one by one anyway, so it is left out with a note.
+  if (parallel === false) drop(cx, 'parallel_tool_calls', 'Gemini cannot be told to call one function at a time');
   if (choice === undefined || choice === null) return undefined;
   if (choice === 'auto') return { functionCallingConfig: { mode: 'AUTO' } };
   if (choice === 'none') return { functionCallingConfig: { mode: 'NONE' } };

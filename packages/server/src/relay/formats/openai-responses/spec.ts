@@ -41,6 +41,8 @@ export const openAIResponses: FormatSpec = {
   setMaxTokens(body, n) {
     body.max_output_tokens = n;
   },
+  // Reasoning counts within max_output_tokens: no separate budget to keep below it.
+  maxTokens: (body) => (typeof body.max_output_tokens === 'number' ? body.max_output_tokens : undefined),
   usage: (json) => readUsage(json.usage),
   responseText,
   promptAsChat: responsesPromptAsChat,

@@ -2,6 +2,7 @@ import type { Usage } from '@modelgate/shared';
 import { readUsage } from '../../billing/pricing.js';
 import { isObj } from '../shared/wire.js';
 import type { ConvertContext } from '../types.js';
+import { callItem, toolTable } from './tools.js';
 
 /** Normalised usage → the Responses `usage` object. */
 export function responsesUsage(u: Usage | undefined): Record<string, unknown> {
@@ -57,7 +58,7 @@ export function responseObject(cx: ConvertContext, id: string, model: string, cr
   };
 }
 
-/** A chat completion → a Response: reasoning, the message, then each function call as its own item. */
+/** A chat completion → a Response: reasoning, the message, then each tool call as its own item (custom tools as `custom_tool_call`). */
 export function openAIToResponsesResponse(json: Record<string, unknown>, cx: ConvertContext): Record<string, unknown> {
   const choice = Array.isArray(json.choices) && isObj(json.choices[0]) ? json.choices[0] : {};
   const m = isObj(choice.message) ? choice.message : {};
@@ -68,9 +69,11 @@ export function openAIToResponsesResponse(json: Record<string, unknown>, cx: Con
   if (typeof m.content === 'string' && m.content) {
     output.push({ type: 'message', id: itemId('msg', cx, 0), status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: m.content, annotations: [] }] });
   }
+  const table = toolTable(cx.callerBody ?? {});
   (Array.isArray(m.tool_calls) ? m.tool_calls.filter(isObj) : []).forEach((c, k) => {
     const fn = isObj(c.function) ? c.function : {};
-    output.push({ type: 'function_call', id: itemId('fc', cx, k), call_id: c.id, name: fn.name, arguments: String(fn.arguments ?? ''), status: 'completed' });
+    const custom = table.byChatName.get(String(fn.name ?? ''))?.kind === 'custom';
+    output.push(callItem(table, itemId(custom ? 'ctc' : 'fc', cx, k), c.id, fn.name, String(fn.arguments ?? '')));
   });
   const created = typeof json.created === 'number' ? json.created : Math.floor(Date.now() / 1000);
   const id = typeof json.id === 'string' ? `resp_${json.id.replace(/[^A-Za-z0-9]/g, '')}` : itemId('resp', cx, 0);

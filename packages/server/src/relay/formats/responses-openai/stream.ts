@@ -2,10 +2,11 @@ import { isObj } from '../shared/wire.js';
 import { responsesErrorFrame, responsesFrame } from '../openai-responses/stream.js';
 import type { ConvertContext, StreamWriter } from '../types.js';
 import { itemId, responseObject, responsesUsage, statusOf } from './response.js';
+import { customInput, toolTable } from './tools.js';
 
 type Item = Record<string, unknown>;
 interface Open {
-  kind: 'reasoning' | 'message' | 'function_call';
+  kind: 'reasoning' | 'message' | 'function_call' | 'custom_tool_call';
   index: number;
   item: Item;
   text: string;
@@ -17,7 +18,9 @@ interface Open {
  * OpenAI chat chunks → the Responses event sequence (providers-international §9): response.created
  * and response.in_progress, then per output item output_item.added → its part / deltas → .done
  * events → output_item.done (reasoning as a summary, text as output_text, each tool call as a
- * function_call item with argument deltas). `response.completed` (or `.incomplete`), carrying the
+ * function_call item with argument deltas, or, for a custom tool, a custom_tool_call item whose
+ * input is told once the call is complete: the chat arguments are the JSON `{"input": …}`, read
+ * whole). `response.completed` (or `.incomplete`), carrying the
  * full output and the billed usage, is written after settlement. Sequence numbers start at 0.
  */
 export function openAIToResponsesStream(cx: ConvertContext): StreamWriter {
@@ -27,6 +30,7 @@ export function openAIToResponsesStream(cx: ConvertContext): StreamWriter {
   let open: Open | undefined;
   let finish: unknown = null;
   let counter = 0;
+  const table = toolTable(cx.callerBody ?? {});
   const ev = (type: string, data: Item) => responsesFrame(type, { sequence_number: seq++, ...data });
 
   const start = (json: Item | undefined): string => {
@@ -50,6 +54,12 @@ export function openAIToResponsesStream(cx: ConvertContext): StreamWriter {
       out += ev('response.output_text.done', { ...at, content_index: 0, text }) + ev('response.content_part.done', { ...at, content_index: 0, part });
       item.content = [part];
       item.status = 'completed';
+    } else if (kind === 'custom_tool_call') {
+      const input = customInput(text);
+      item.input = input;
+      item.status = 'completed';
+      if (input) out += ev('response.custom_tool_call_input.delta', { ...at, delta: input });
+      out += ev('response.custom_tool_call_input.done', { ...at, input });
     } else {
       item.arguments = text;
       item.status = 'completed';
@@ -67,6 +77,17 @@ export function openAIToResponsesStream(cx: ConvertContext): StreamWriter {
     if (kind === 'reasoning') out += ev('response.reasoning_summary_part.added', { ...at, summary_index: 0, part: { type: 'summary_text', text: '' } });
     if (kind === 'message') out += ev('response.content_part.added', { ...at, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
     return out;
+  };
+
+  /** Opens the item of a new tool call: its kind and name as the caller declared the tool. */
+  const openCall = (raw: Item, fn: Item, k: number): string => {
+    const entry = table.byChatName.get(String(fn.name ?? ''));
+    const callId = raw.id ?? itemId('call', cx, k);
+    const ns = entry?.namespace ? { namespace: entry.namespace } : {};
+    if (entry?.kind === 'custom') {
+      return openItem('custom_tool_call', { type: 'custom_tool_call', id: itemId('ctc', cx, counter++), call_id: callId, ...ns, name: entry.name, input: '', status: 'in_progress' }, k);
+    }
+    return openItem('function_call', { type: 'function_call', id: itemId('fc', cx, counter++), call_id: callId, ...ns, name: entry?.name ?? fn.name ?? '', arguments: '', status: 'in_progress' }, k);
   };
 
   return {
@@ -90,13 +111,10 @@ export function openAIToResponsesStream(cx: ConvertContext): StreamWriter {
       for (const raw of Array.isArray(d.tool_calls) ? d.tool_calls.filter(isObj) : []) {
         const k = typeof raw.index === 'number' ? raw.index : 0;
         const fn = isObj(raw.function) ? raw.function : {};
-        if (open?.kind !== 'function_call' || open.tool !== k) {
-          const item = { type: 'function_call', id: itemId('fc', cx, counter++), call_id: raw.id ?? itemId('call', cx, k), name: fn.name ?? '', arguments: '', status: 'in_progress' };
-          out += openItem('function_call', item, k);
-        }
+        if ((open?.kind !== 'function_call' && open?.kind !== 'custom_tool_call') || open.tool !== k) out += openCall(raw, fn, k);
         if (typeof fn.arguments === 'string' && fn.arguments) {
           open!.text += fn.arguments;
-          out += ev('response.function_call_arguments.delta', { item_id: open!.item.id, output_index: open!.index, delta: fn.arguments });
+          if (open!.kind === 'function_call') out += ev('response.function_call_arguments.delta', { item_id: open!.item.id, output_index: open!.index, delta: fn.arguments });
         }
       }
       if (choice.finish_reason) {

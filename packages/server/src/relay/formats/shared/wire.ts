@@ -1,5 +1,6 @@
 import type { Lang } from '@modelgate/shared';
 import { localError, type RelayError } from '../../relay-error.js';
+import type { ConvertContext } from '../types.js';
 
 /**
  * The 400 for a request feature the upstream format cannot express: named, never silently dropped.
@@ -7,6 +8,22 @@ import { localError, type RelayError } from '../../relay-error.js';
  */
 export function unsupported(lang: Lang, param: string, why: string): RelayError {
   return localError(lang, 400, 'RELAY_FEATURE_UNSUPPORTED', { type: 'invalid_request_error', errorCode: 'unsupported_parameter', detail: `${param}: ${why}`, param });
+}
+
+/** How many dropped paths one request notes, and how long each may be. */
+export const DROPPED_MAX = 20;
+const DROPPED_NAME_MAX = 64;
+
+/**
+ * Notes that `field` of the caller's request was left out of the upstream request (docs/providers.md
+ * "Conversion policy"): told back as a note instead of a refusal. `_why` states the reason at the
+ * call site (the policy table in the docs says it to users).
+ */
+export function drop(cx: ConvertContext, field: string, _why: string): void {
+  const list = cx.dropped;
+  if (!list) return;
+  const name = field.length > DROPPED_NAME_MAX ? field.slice(0, DROPPED_NAME_MAX) : field;
+  if (list.length < DROPPED_MAX && !list.includes(name)) list.push(name);
 }
 
 export const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -40,5 +57,19 @@ export function parseObject(data: string): Record<string, unknown> | undefined {
     return isObj(v) ? v : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Chat fields another upstream cannot serve whose absence would change the answer: audio output
+ * (`modalities` beyond text, `audio`) and legacy function calling (`functions`, `function_call`,
+ * whose tools would be lost). Refused with a 400 naming the field; other unknown chat fields are
+ * hints, left out with a note (docs/providers.md "Conversion policy").
+ */
+export function refuseMeaningfulChatFields(body: Record<string, unknown>, cx: ConvertContext, target: string): void {
+  if (Array.isArray(body.modalities) && body.modalities.some((m) => m !== 'text')) throw unsupported(cx.lang, 'modalities', `${target} answers with text only`);
+  if (body.audio !== undefined && body.audio !== null) throw unsupported(cx.lang, 'audio', `${target} answers with text only`);
+  for (const k of ['functions', 'function_call'] as const) {
+    if (body[k] !== undefined && body[k] !== null) throw unsupported(cx.lang, k, 'legacy function calling is not converted: use tools');
   }
 }

@@ -14,7 +14,7 @@ import './ratio/ratio.css';
 
 /**
  * Operation → model pricing (spec §2.6 "model ratio" and "visual ratio" tabs): ModelPrice,
- * ModelRatio and CompletionRatio as JSON or as a table, the models still without a price, and the
+ * ModelRatio, CompletionRatio, CacheRatio and CreateCacheRatio as JSON or as a table, the models still without a price, and the
  * reset to the defaults. Self-contained: it loads the options itself.
  */
 export function RatioSection() {

@@ -5,7 +5,7 @@ import type { OptionMap } from '../../../../lib/options';
 import { pretty, RATIO_KEYS, type RatioKey, type RatioTables } from './ratio-tables';
 import { useSaveTables } from './save-tables';
 
-/** The "model ratio" tab: the three options as JSON text, validated by the server's rules and saved pretty-printed. */
+/** The "model ratio" tab: the pricing options as JSON text, validated by the server's rules and saved pretty-printed. */
 export function RatioJsonEditor({ options, tables }: { options: OptionMap; tables: RatioTables }) {
   const { t } = useTranslation('pricing');
   const [edits, setEdits] = useState<Partial<Record<RatioKey, string>>>({});
@@ -13,7 +13,7 @@ export function RatioJsonEditor({ options, tables }: { options: OptionMap; table
   const text = (key: RatioKey) => edits[key] ?? pretty(tables[key]);
 
   const onSave = async () => {
-    if (await save({ ModelPrice: text('ModelPrice'), ModelRatio: text('ModelRatio'), CompletionRatio: text('CompletionRatio') })) setEdits({});
+    if (await save(Object.fromEntries(RATIO_KEYS.map((key) => [key, text(key)])) as Record<RatioKey, string>)) setEdits({});
   };
 
   return (

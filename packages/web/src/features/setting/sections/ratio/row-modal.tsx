@@ -30,7 +30,15 @@ export function RatioRowModal({ row, editing, taken, onCancel, onSubmit }: Props
   const submit = async () => {
     const values = await form.validateFields();
     const name = values.name.trim();
-    onSubmit({ name, price: (values.price ?? '').trim(), ratio: fixed ? '' : (values.ratio ?? '').trim(), completionRatio: fixed ? '' : (values.completionRatio ?? '').trim() });
+    const ratio = (v: string | undefined) => (fixed ? '' : (v ?? '').trim());
+    onSubmit({
+      name,
+      price: (values.price ?? '').trim(),
+      ratio: ratio(values.ratio),
+      completionRatio: ratio(values.completionRatio),
+      cacheRatio: ratio(values.cacheRatio),
+      createCacheRatio: ratio(values.createCacheRatio),
+    });
   };
 
   return (
@@ -68,6 +76,12 @@ export function RatioRowModal({ row, editing, taken, onCancel, onSubmit }: Props
           <Input inputMode="decimal" disabled={fixed} />
         </Form.Item>
         <Form.Item name="completionRatio" label={t('editor.completionRatio')} extra={t('editor.completionRatioHint')} rules={[numberRule]}>
+          <Input inputMode="decimal" disabled={fixed} />
+        </Form.Item>
+        <Form.Item name="cacheRatio" label={t('editor.cacheRatio')} extra={t('editor.cacheRatioHint')} rules={[numberRule]}>
+          <Input inputMode="decimal" disabled={fixed} />
+        </Form.Item>
+        <Form.Item name="createCacheRatio" label={t('editor.createCacheRatio')} extra={t('editor.createCacheRatioHint')} rules={[numberRule]}>
           <Input inputMode="decimal" disabled={fixed} />
         </Form.Item>
       </Form>

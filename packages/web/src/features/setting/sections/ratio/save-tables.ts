@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../../lib/api';
 import { showError, showSuccess, toast } from '../../../../lib/feedback';
+import { OPTION_REGISTRY } from '@modelgate/shared';
 import { checkOption, optionKeys, saveOption, type OptionMap } from '../../../../lib/options';
 import { pricingKeys } from '../../../pricing/api';
 import { RATIO_KEYS, type RatioKey } from './ratio-tables';
@@ -20,7 +21,7 @@ function canonical(text: string): string {
 }
 
 /**
- * Saves the changed ones of the three pricing options: every value checked with the server's rules
+ * Saves the changed ones of the pricing options: every value checked with the server's rules
  * first (so nothing is sent unless all of it can be stored), stored pretty-printed, and the
  * option and pricing caches refreshed afterwards.
  */
@@ -40,7 +41,8 @@ export function useSaveTables(options: OptionMap) {
         return false;
       }
       const value = JSON.stringify(JSON.parse(result.value), null, 2);
-      if (canonical(value) !== canonical(options[key] ?? '{}')) checked.push([key, value]);
+      // A key the server did not list holds its default, as the editors show it.
+      if (canonical(value) !== canonical(options[key] ?? OPTION_REGISTRY[key].default)) checked.push([key, value]);
     }
     if (checked.length === 0) {
       void toast().info(t('editor.unchanged'));

@@ -5,7 +5,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OptionMap } from '../../../../lib/options';
 import { RatioRowModal } from './row-modal';
-import { pretty, rowsFromTables, tablesFromRows, type RatioRow, type RatioTables } from './ratio-tables';
+import { prettyTables, rowsFromTables, tablesFromRows, type RatioRow, type RatioTables } from './ratio-tables';
 import { useSaveTables } from './save-tables';
 
 interface Props {
@@ -16,9 +16,9 @@ interface Props {
   onAdded: () => void;
 }
 
-const empty = (name = ''): RatioRow => ({ name, price: '', ratio: '', completionRatio: '' });
+const empty = (name = ''): RatioRow => ({ name, price: '', ratio: '', completionRatio: '', cacheRatio: '', createCacheRatio: '' });
 
-/** The "visual ratio" tab (spec §2.6, §9): one row per model, 10 per page, edited in a dialog and saved as the three JSON options. */
+/** The "visual ratio" tab (spec §2.6, §9): one row per model, 10 per page, edited in a dialog and saved as the pricing JSON options. */
 export function RatioVisualEditor({ options, tables, adding, onAdded }: Props) {
   const { t } = useTranslation('pricing');
   const [rows, setRows] = useState<RatioRow[]>(() => rowsFromTables(tables));
@@ -42,8 +42,7 @@ export function RatioVisualEditor({ options, tables, adding, onAdded }: Props) {
   };
 
   const onSave = async () => {
-    const next = tablesFromRows(rows);
-    await save({ ModelPrice: pretty(next.ModelPrice), ModelRatio: pretty(next.ModelRatio), CompletionRatio: pretty(next.CompletionRatio) });
+    await save(prettyTables(tablesFromRows(rows)));
   };
 
   const cell = (v: string) => (v === '' ? <Typography.Text type="secondary">-</Typography.Text> : v);
@@ -52,6 +51,8 @@ export function RatioVisualEditor({ options, tables, adding, onAdded }: Props) {
     { title: t('editor.price'), dataIndex: 'price', width: 140, render: cell },
     { title: t('editor.ratio'), dataIndex: 'ratio', width: 140, render: cell },
     { title: t('editor.completionRatio'), dataIndex: 'completionRatio', width: 140, render: cell },
+    { title: t('editor.cacheRatio'), dataIndex: 'cacheRatio', width: 140, render: cell },
+    { title: t('editor.createCacheRatio'), dataIndex: 'createCacheRatio', width: 140, render: cell },
     {
       title: t('editor.actions'),
       key: 'actions',
