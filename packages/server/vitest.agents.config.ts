@@ -1,7 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-
-const workspaceSource = (name: string) => fileURLToPath(new URL(`../${name}/src/index.ts`, import.meta.url));
+import server from './vitest.config.ts';
 
 /**
  * The `agents` tier (src/agents/*.agents.test.ts): real Claude Code and Codex CLI against ModelGate.
@@ -10,13 +8,8 @@ const workspaceSource = (name: string) => fileURLToPath(new URL(`../${name}/src/
  * server and its scenarios run in order, every client run bounded by clients.ts RUN_TIMEOUT_MS.
  */
 export default defineConfig({
-  resolve: {
-    alias: [
-      { find: /^@modelgate\/shared$/, replacement: workspaceSource('shared') },
-      { find: /^@modelgate\/shared\/api$/, replacement: fileURLToPath(new URL('../shared/src/api/index.ts', import.meta.url)) },
-      { find: /^@modelgate\/testkit$/, replacement: workspaceSource('testkit') },
-    ],
-  },
+  // The workspace packages from source, as in the server project.
+  resolve: server.resolve,
   test: {
     name: 'agents',
     environment: 'node',

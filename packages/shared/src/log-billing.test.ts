@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_CREATE_CACHE_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-ratios.js';
+import { defaultPricingTables } from './default-ratios.js';
 import { consumeLogOther, explainCharge, parseLogOther, usedChannels } from './log-billing.js';
-import { emptyUsage, priceFor, usageQuota, type PricingTables, type Usage } from './pricing.js';
+import { emptyUsage, priceFor, usageQuota, type Usage } from './pricing.js';
 
-const tables: PricingTables = {
-  modelRatio: DEFAULT_MODEL_RATIO,
-  completionRatio: DEFAULT_COMPLETION_RATIO,
-  cacheRatio: DEFAULT_CACHE_RATIO,
-  createCacheRatio: DEFAULT_CREATE_CACHE_RATIO,
-  modelPrice: DEFAULT_MODEL_PRICE,
-  groupRatio: { default: 1, vip: 0.5 },
-  quotaPerUnit: 500_000,
-};
+const tables = defaultPricingTables({ groupRatio: { default: 1, vip: 0.5 } });
 
 /** What the relay writes for a request, and what the console reads back from the stored row. */
 function roundTrip(model: string, group: string, usage: Usage) {

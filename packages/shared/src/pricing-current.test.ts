@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_CREATE_CACHE_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-ratios.js';
+import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_CREATE_CACHE_RATIO, DEFAULT_MODEL_RATIO, defaultPricingTables } from './default-ratios.js';
 import { cacheCreationRatio, cacheRatio, completionRatio, emptyUsage, priceFor, usageQuota, type PricingTables } from './pricing.js';
 
 /** The current (2025–2026) models: default prices, completion ratio layers and the cache ratio options. */
-const tables = (over: Partial<PricingTables> = {}): PricingTables => ({
-  modelRatio: DEFAULT_MODEL_RATIO,
-  completionRatio: DEFAULT_COMPLETION_RATIO,
-  cacheRatio: DEFAULT_CACHE_RATIO,
-  createCacheRatio: DEFAULT_CREATE_CACHE_RATIO,
-  modelPrice: DEFAULT_MODEL_PRICE,
-  groupRatio: { default: 1, vip: 0.5 },
-  quotaPerUnit: 500_000,
-  ...over,
-});
+const tables = (over: Partial<PricingTables> = {}): PricingTables => defaultPricingTables({ groupRatio: { default: 1, vip: 0.5 }, ...over });
 
 /** $ per 1M input tokens and output ÷ input, as the defaults price a model. */
 function listed(model: string): [input: number, output: number] {

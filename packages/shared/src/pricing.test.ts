@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_CREATE_CACHE_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-ratios.js';
-import { completionRatio, estimateQuota, imageQuota, perCallQuota, priceFor, usageQuota, type PricingTables } from './pricing.js';
+import { DEFAULT_COMPLETION_RATIO, defaultPricingTables } from './default-ratios.js';
+import { completionRatio, estimateQuota, imageQuota, perCallQuota, priceFor, usageQuota } from './pricing.js';
 
-const tables: PricingTables = {
-  modelRatio: DEFAULT_MODEL_RATIO,
-  completionRatio: DEFAULT_COMPLETION_RATIO,
-  cacheRatio: DEFAULT_CACHE_RATIO,
-  createCacheRatio: DEFAULT_CREATE_CACHE_RATIO,
-  modelPrice: DEFAULT_MODEL_PRICE,
-  groupRatio: { default: 1, vip: 0.5, free: 0 },
-  quotaPerUnit: 500_000,
-};
+const tables = defaultPricingTables({ groupRatio: { default: 1, vip: 0.5, free: 0 } });
 
 const u = (prompt: number, completion: number, extra: Partial<Record<'cachedTokens' | 'cacheWriteTokens' | 'audioInputTokens' | 'audioOutputTokens', number>> = {}) => ({
   promptTokens: prompt,

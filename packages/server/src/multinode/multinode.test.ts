@@ -18,11 +18,12 @@ const cases = kinds.length ? kinds : (['postgres'] as const);
 // Long enough that nothing in these tests converges through the cache TTL: only invalidation can.
 const SYNC_FREQUENCY = '600';
 
-async function chat(node: NodeProcess, key: string): Promise<number> {
+/** One chat request; a distinct `content` is a distinct conversation (channel affinity binds a repeated prompt to one channel). */
+async function chat(node: NodeProcess, key: string, content = 'hi'): Promise<number> {
   const res = await fetch(`${node.url}/v1/chat/completions`, {
     method: 'POST',
     headers: { authorization: `Bearer sk-${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+    body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }] }),
     signal: AbortSignal.timeout(10_000),
   });
   await res.arrayBuffer();
@@ -83,7 +84,8 @@ describe.skipIf(!kinds.length).each(cases)('two nodes on %s + Redis', (kind) => 
   it('stops selecting on B a channel disabled on A', async () => {
     const keysUsed = async (node: NodeProcess, n: number) => {
       const from = fake.requests.length;
-      for (let i = 0; i < n; i++) expect(await chat(node, token.key)).toBe(200);
+      // Each a new conversation, so the weights (not affinity) pick the channel.
+      for (let i = 0; i < n; i++) expect(await chat(node, token.key, `hi ${from + i}`)).toBe(200);
       return new Set(fake.requests.slice(from).map((r) => r.headers.authorization));
     };
     expect(await keysUsed(b, 30)).toEqual(new Set(['Bearer sk-one', 'Bearer sk-two']));

@@ -77,9 +77,13 @@ type Tiers = RuntimeChannel[][];
  * Keys are stored sealed: each is opened once per load (and reused across loads while its stored
  * value is unchanged), never per request. A channel whose key does not open is left out.
  */
+const choiceKey = (group: string, model: string) => `${group}\u0000${model}`;
+
 export class ChannelCache {
   private channels = new Map<number, RuntimeChannel>();
   private index = new Map<string, Map<string, Tiers>>();
+  /** Channels set up per group and model, whatever their status (choiceKey → count). */
+  private configured = new Map<string, number>();
   private generation = 0;
   private loadedGeneration = -1;
   private loadedAt = 0;
@@ -149,7 +153,8 @@ export class ChannelCache {
     const db = this.handle.db;
     const [rows, abilities] = await Promise.all([
       db.selectFrom('channels').selectAll().execute(),
-      db.selectFrom('abilities').select(['group', 'model', 'channel_id', 'priority', 'weight']).where('enabled', '=', 1).execute(),
+      // Disabled abilities too: they count as a choice for channel affinity (hasChoice), not for select.
+      db.selectFrom('abilities').select(['group', 'model', 'channel_id', 'priority', 'weight', 'enabled']).execute(),
     ]);
     const channels = new Map<number, RuntimeChannel>();
     const opened = new Map<string, string>();
@@ -159,9 +164,11 @@ export class ChannelCache {
     }
     this.opened = opened;
     const byKey = new Map<string, Map<string, Map<number, RuntimeChannel[]>>>();
+    const configured = new Map<string, number>();
     for (const a of abilities) {
       const ch = channels.get(Number(a.channel_id));
-      if (!ch || ch.status !== ChannelStatus.Enabled) continue;
+      if (ch) configured.set(choiceKey(a.group, a.model), (configured.get(choiceKey(a.group, a.model)) ?? 0) + 1);
+      if (!ch || ch.status !== ChannelStatus.Enabled || Number(a.enabled) !== 1) continue;
       let models = byKey.get(a.group);
       if (!models) byKey.set(a.group, (models = new Map()));
       let prios = models.get(a.model);
@@ -181,6 +188,7 @@ export class ChannelCache {
     }
     this.channels = channels;
     this.index = index;
+    this.configured = configured;
   }
 
   get(id: number): RuntimeChannel | undefined {
@@ -228,6 +236,14 @@ export class ChannelCache {
       return tier.find((ch) => ch.id === id && !exclude.has(ch.id) && this.isEnabled(ch.id));
     }
     return undefined;
+  }
+
+  /**
+   * Whether more than one channel (enabled or not) is set up for `model` in `group`: with one there
+   * is never a choice to remember; with a second one disabled for now, a conversation still moves.
+   */
+  hasChoice(group: string, model: string): boolean {
+    return (this.configured.get(choiceKey(group, model)) ?? 0) > 1;
   }
 
   private isEnabled(id: number): boolean {

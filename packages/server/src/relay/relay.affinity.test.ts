@@ -31,7 +31,7 @@ describe.each(backends())('channel affinity on %s', (label, env) => {
     h = await startRelayHarness({ kind, env });
     good = await startFakeAnthropic();
     flaky = await startFakeAnthropic();
-    await priceModels(h, ['aff-spread', 'aff-move', 'aff-retry', 'aff-off', 'aff-users', 'aff-pin', 'aff-chat']);
+    await priceModels(h, ['aff-spread', 'aff-move', 'aff-retry', 'aff-off', 'aff-users', 'aff-pin', 'aff-chat', 'aff-single']);
   });
   afterAll(async () => {
     await good.close();
@@ -92,6 +92,17 @@ describe.each(backends())('channel affinity on %s', (label, env) => {
     // 20 conversations over two channels of equal weight: both serve some (all on one: 2^-19).
     expect(new Set(others.map((r) => r.channel))).toEqual(new Set([a, b]));
     expect(others.every((r) => !r.affinity)).toBe(true);
+    await chargedExactly(c, before);
+  });
+
+  it('costs no store read or write for a model only one channel serves (nothing to choose)', async () => {
+    await addChannel(h.root, { type: 14, key: 'sk-ant-single', base_url: good.url, models: 'aff-single' });
+    const c = await addCaller(h);
+    const before = await balances(h, c);
+    const io = { ...h.server.ctx.relay.affinity.io };
+    for (let i = 0; i < 3; i++) await ask(c, 'aff-single', session());
+    expect(h.server.ctx.relay.affinity.io).toEqual(io);
+    expect((await served(c)).map((r) => r.affinity)).toEqual([false, false, false]);
     await chargedExactly(c, before);
   });
 

@@ -50,6 +50,28 @@ async function charged(c: TestCaller, before: Awaited<ReturnType<typeof balances
   return { spent: before.quota - after.quota, log, other: JSON.parse(log.other) as Msg };
 }
 
+describe('the dropped-field note under attack', () => {
+  it('names hostile unknown keys (CR LF, commas, non-ASCII, 10 000 characters) safely: one header, the reply served, charged exactly', async () => {
+    const c = await addCaller(h, { quota: 10_000_000, remain: 10_000_000 });
+    const before = await balances(h, c);
+    const hostile: Msg = { 'a\r\nSet-Cookie: x=1': 1, 'b,c': 2, 提示: 3, ['k'.repeat(10_000)]: 4 };
+    for (let i = 0; i < 40; i++) hostile[`extra_${i}`] = i;
+    const res = await post(c, '/v1/messages', { 'x-api-key': `sk-${c.key}`, 'anthropic-version': '2023-06-01' }, {
+      model: CC,
+      max_tokens: 64,
+      messages: [{ role: 'user', content: 'hi' }],
+      ...hostile,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('set-cookie')).toBeNull();
+    const names = res.headers.get('x-modelgate-dropped')!.split(',');
+    expect(names.slice(0, 4)).toEqual(['a__Set-Cookie:_x=1', 'b_c', '__', 'k'.repeat(64)]);
+    expect(names).toHaveLength(20);
+    const { other } = await charged(c, before);
+    expect(other.dropped).toEqual(names);
+  });
+});
+
 describe('Claude Code → an OpenAI channel', () => {
   const headers = (c: TestCaller) => ({ 'x-api-key': `sk-${c.key}`, 'anthropic-version': '2023-06-01', 'anthropic-beta': 'claude-code-20250219,context-management-2025-06-27,per-turn-control-2026-07-01' });
 

@@ -40,10 +40,12 @@ export function assertPriced(ctx: Pick<RelayContext, 'options'>, price: Price, l
 
 /**
  * The affinity map's key for this request (docs/providers.md "Channel affinity"), or undefined
- * when affinity does not apply: switched off, a pinned channel, or not a text generation.
+ * when affinity does not apply: switched off, a pinned channel, not a text generation, or a model
+ * only one channel serves (no choice to remember, so no store read or write on the hot path).
  */
 function affinityFor(ctx: RelayContext, auth: RelayAuth, input: RelayInput, headers: IncomingHttpHeaders): string | undefined {
   if (auth.pinned || (input.mode !== 'chat' && input.mode !== 'completions') || !ctx.options.bool('ChannelAffinityEnabled')) return undefined;
+  if (!ctx.relay.channels.hasChoice(auth.group, input.model)) return undefined;
   const key = conversationKey(input, headers);
   return key && affinityKey(auth.user.id, auth.group, input.model, key);
 }

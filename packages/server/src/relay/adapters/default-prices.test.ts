@@ -4,8 +4,8 @@ import {
   DEFAULT_CREATE_CACHE_RATIO,
   DEFAULT_MODEL_PRICE,
   DEFAULT_MODEL_RATIO,
+  defaultPricingTables,
   priceFor,
-  type PricingTables,
 } from '@modelgate/shared';
 import { describe, expect, it } from 'vitest';
 import { ADAPTERS, allBuiltinModels } from './registry.js';
@@ -16,15 +16,7 @@ import { ADAPTERS, allBuiltinModels } from './registry.js';
  */
 const UNPRICED_EXEMPT: Readonly<Record<string, string>> = {};
 
-const tables: PricingTables = {
-  modelRatio: DEFAULT_MODEL_RATIO,
-  completionRatio: DEFAULT_COMPLETION_RATIO,
-  cacheRatio: DEFAULT_CACHE_RATIO,
-  createCacheRatio: DEFAULT_CREATE_CACHE_RATIO,
-  modelPrice: DEFAULT_MODEL_PRICE,
-  groupRatio: { default: 1 },
-  quotaPerUnit: 500_000,
-};
+const tables = defaultPricingTables();
 
 const priced = (m: string) => Object.hasOwn(DEFAULT_MODEL_RATIO, m) || Object.hasOwn(DEFAULT_MODEL_PRICE, m);
 

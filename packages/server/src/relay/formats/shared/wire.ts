@@ -22,7 +22,10 @@ const DROPPED_NAME_MAX = 64;
 export function drop(cx: ConvertContext, field: string, _why: string): void {
   const list = cx.dropped;
   if (!list) return;
-  const name = field.length > DROPPED_NAME_MAX ? field.slice(0, DROPPED_NAME_MAX) : field;
+  // The caller chooses unknown field names, and the note travels in a response header: only
+  // printable ASCII other than the list's comma (a CR, LF, comma or non-ASCII character would break
+  // the header or the list), so a hostile key can neither fail the reply nor add a header.
+  const name = field.slice(0, DROPPED_NAME_MAX).replace(/[^\x21-\x2b\x2d-\x7e]/g, '_');
   if (list.length < DROPPED_MAX && !list.includes(name)) list.push(name);
 }
 

@@ -48,15 +48,17 @@ export function RatioVisualEditor({ options, tables, adding, onAdded }: Props) {
   const cell = (v: string) => (v === '' ? <Typography.Text type="secondary">-</Typography.Text> : v);
   const columns: ColumnsType<RatioRow> = [
     { title: t('editor.name'), dataIndex: 'name', render: (name: string) => <Typography.Text code>{name}</Typography.Text> },
-    { title: t('editor.price'), dataIndex: 'price', width: 140, render: cell },
-    { title: t('editor.ratio'), dataIndex: 'ratio', width: 140, render: cell },
-    { title: t('editor.completionRatio'), dataIndex: 'completionRatio', width: 140, render: cell },
-    { title: t('editor.cacheRatio'), dataIndex: 'cacheRatio', width: 140, render: cell },
-    { title: t('editor.createCacheRatio'), dataIndex: 'createCacheRatio', width: 140, render: cell },
+    { title: t('editor.price'), dataIndex: 'price', width: 112, render: cell },
+    { title: t('editor.ratio'), dataIndex: 'ratio', width: 112, render: cell },
+    { title: t('editor.completionRatio'), dataIndex: 'completionRatio', width: 112, render: cell },
+    { title: t('editor.cacheRatio'), dataIndex: 'cacheRatio', width: 112, render: cell },
+    { title: t('editor.createCacheRatio'), dataIndex: 'createCacheRatio', width: 112, render: cell },
     {
       title: t('editor.actions'),
       key: 'actions',
-      width: 120,
+      width: 96,
+      // Stays in view when a long model name makes the table scroll sideways (1366 px screens).
+      fixed: 'right',
       render: (_, row) => (
         <Space size={4}>
           <Button size="small" type="text" icon={<EditOutlined />} aria-label={t('editor.edit', { name: row.name })} onClick={() => setDialog({ row, editing: true })} />
