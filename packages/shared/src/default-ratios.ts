@@ -2,8 +2,7 @@
  * Default pricing tables (reference §5.2). Model ratio 1 = $0.002 per 1K tokens = 1 quota per token;
  * RMB-priced models are written as price × 500 / 7.3. ModelPrice is dollars per call.
  */
-import { CURRENT_COMPLETION_RATIO, CURRENT_MODEL_RATIO, DEFAULT_CACHE_RATIO, DEFAULT_CREATE_CACHE_RATIO } from './default-ratios-current.js';
-import type { PricingTables } from './pricing.js';
+import { CURRENT_COMPLETION_RATIO, CURRENT_MODEL_RATIO } from './default-ratios-current.js';
 
 const RMB = 500 / 7.3 / 1000;
 
@@ -295,18 +294,4 @@ export const MISSING_MODEL_RATIO = 30;
 export const AUDIO_COMPLETION_RATIO = 2;
 export function defaultAudioRatio(model: string): number {
   return model.startsWith('gpt-4o-audio') ? 40 : 20;
-}
-
-/** The default tables as the options hold them on a new install (QuotaPerUnit 500 000, group "default" at 1), with overrides. */
-export function defaultPricingTables(over: Partial<PricingTables> = {}): PricingTables {
-  return {
-    modelRatio: DEFAULT_MODEL_RATIO,
-    completionRatio: DEFAULT_COMPLETION_RATIO,
-    cacheRatio: DEFAULT_CACHE_RATIO,
-    createCacheRatio: DEFAULT_CREATE_CACHE_RATIO,
-    modelPrice: DEFAULT_MODEL_PRICE,
-    groupRatio: { default: 1 },
-    quotaPerUnit: 500_000,
-    ...over,
-  };
 }

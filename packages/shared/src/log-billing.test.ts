@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultPricingTables } from './default-ratios.js';
 import { consumeLogOther, explainCharge, parseLogOther, usedChannels } from './log-billing.js';
-import { emptyUsage, priceFor, usageQuota, type Usage } from './pricing.js';
+import { defaultPricingTables, emptyUsage, priceFor, type Usage, usageQuota } from './pricing.js';
 
 const tables = defaultPricingTables({ groupRatio: { default: 1, vip: 0.5 } });
 

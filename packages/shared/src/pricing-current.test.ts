@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_CREATE_CACHE_RATIO, DEFAULT_MODEL_RATIO, defaultPricingTables } from './default-ratios.js';
-import { cacheCreationRatio, cacheRatio, completionRatio, emptyUsage, priceFor, usageQuota, type PricingTables } from './pricing.js';
+import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_CREATE_CACHE_RATIO, DEFAULT_MODEL_RATIO } from './default-ratios.js';
+import { cacheCreationRatio, cacheRatio, completionRatio, defaultPricingTables, emptyUsage, priceFor, type PricingTables, usageQuota } from './pricing.js';
 
 /** The current (2025–2026) models: default prices, completion ratio layers and the cache ratio options. */
 const tables = (over: Partial<PricingTables> = {}): PricingTables => defaultPricingTables({ groupRatio: { default: 1, vip: 0.5 }, ...over });

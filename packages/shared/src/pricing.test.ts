@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_COMPLETION_RATIO, defaultPricingTables } from './default-ratios.js';
-import { completionRatio, estimateQuota, imageQuota, perCallQuota, priceFor, usageQuota } from './pricing.js';
+import { DEFAULT_COMPLETION_RATIO } from './default-ratios.js';
+import { completionRatio, defaultPricingTables, estimateQuota, imageQuota, perCallQuota, priceFor, usageQuota } from './pricing.js';
 
 const tables = defaultPricingTables({ groupRatio: { default: 1, vip: 0.5, free: 0 } });
 

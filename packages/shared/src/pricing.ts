@@ -4,7 +4,18 @@
  * explains a charge with them. No I/O: the tables come in as arguments.
  */
 import { completionRatio, priceKey } from './completion-ratio.js';
-import { AUDIO_COMPLETION_RATIO, DEFAULT_CACHE_CREATION_RATIO_RULES, DEFAULT_CACHE_RATIO_RULES, MISSING_MODEL_RATIO, defaultAudioRatio } from './default-ratios.js';
+import {
+  AUDIO_COMPLETION_RATIO,
+  DEFAULT_CACHE_CREATION_RATIO_RULES,
+  DEFAULT_CACHE_RATIO,
+  DEFAULT_CACHE_RATIO_RULES,
+  DEFAULT_COMPLETION_RATIO,
+  DEFAULT_CREATE_CACHE_RATIO,
+  DEFAULT_MODEL_PRICE,
+  DEFAULT_MODEL_RATIO,
+  MISSING_MODEL_RATIO,
+  defaultAudioRatio,
+} from './default-ratios.js';
 
 export { completionRatio } from './completion-ratio.js';
 
@@ -40,6 +51,20 @@ export interface PricingTables {
   modelPrice: Record<string, number>;
   groupRatio: Record<string, number>;
   quotaPerUnit: number;
+}
+
+/** The default tables as the options hold them on a new install (QuotaPerUnit 500 000, group "default" at 1), with overrides. */
+export function defaultPricingTables(over: Partial<PricingTables> = {}): PricingTables {
+  return {
+    modelRatio: DEFAULT_MODEL_RATIO,
+    completionRatio: DEFAULT_COMPLETION_RATIO,
+    cacheRatio: DEFAULT_CACHE_RATIO,
+    createCacheRatio: DEFAULT_CREATE_CACHE_RATIO,
+    modelPrice: DEFAULT_MODEL_PRICE,
+    groupRatio: { default: 1 },
+    quotaPerUnit: 500_000,
+    ...over,
+  };
 }
 
 /** Everything a request's bill depends on, fixed when the request starts. */
