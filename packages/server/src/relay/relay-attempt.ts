@@ -9,7 +9,7 @@ import { outboundAllowList } from '../net/address-policy.js';
 import { fetchInlineImage } from './inline-image.js';
 import { localError } from './relay-error.js';
 import { hijack, rawHeaders } from './relay-reply.js';
-import { failure, type Attempt, type Run } from './relay-run.js';
+import { failure, noteLogOther, type Attempt, type Run } from './relay-run.js';
 import { settle } from './relay-settle.js';
 import { relayBinary, relayStream, screenAllows } from './relay-stream.js';
 import { completionScreen } from './sensitive/sensitive-filter.js';
@@ -56,11 +56,7 @@ function noteDropped(run: Run, dropped: string[] | undefined): void {
     if (list.length) raw.setHeader('x-modelgate-dropped', list.join(','));
     else raw.removeHeader('x-modelgate-dropped');
   }
-  if (list.length) run.logOther = { ...run.logOther, dropped: list };
-  else if (run.logOther?.dropped) {
-    const { dropped: _earlier, ...rest } = run.logOther;
-    run.logOther = rest;
-  }
+  noteLogOther(run, 'dropped', list.length ? list : undefined);
 }
 
 /** A GET of an adapter's follow-up (task polling) through the channel's pool; never throws. */

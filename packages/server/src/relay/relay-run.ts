@@ -38,6 +38,12 @@ export interface Run {
   logOther?: Record<string, unknown>;
 }
 
+/** Sets (or, with undefined, removes) one field of the consume log's `other` for this run. */
+export function noteLogOther(run: Run, key: string, value: unknown): void {
+  const { [key]: _earlier, ...rest } = run.logOther ?? {};
+  run.logOther = value === undefined ? rest : { ...rest, [key]: value };
+}
+
 export type Attempt = { ok: true } | { ok: false; error: RelayError; retryable: boolean; upstream?: UpstreamError };
 
 /** A failed attempt: the error the client would see, whether another channel may try, and the upstream's own judgement. */

@@ -9,7 +9,7 @@ import { attemptOnce } from './relay-attempt.js';
 import { tracedAttempt } from './relay-tracing.js';
 import { localError, RelayError } from './relay-error.js';
 import { sendError } from './relay-reply.js';
-import type { Attempt, Run } from './relay-run.js';
+import { noteLogOther, type Attempt, type Run } from './relay-run.js';
 import { reserve } from './relay-reserve.js';
 import type { RelayInput } from './relay-input.js';
 import { parseRelayInput, type RelayRoute } from './request-parse.js';
@@ -79,7 +79,7 @@ export async function relay(ctx: RelayContext, req: FastifyRequest, reply: Fasti
     const price = priceFor(input.model, auth.group, pricingTables(ctx));
     assertPriced(ctx, price, lang);
     const run: Run = { ctx, req, reply, lang, requestId, startedAt: Date.now(), auth, input, price, reserved: 0, used: [] };
-    if (bound) run.logOther = { ...run.logOther, affinity: true };
+    if (bound) noteLogOther(run, 'affinity', true);
     await reserve(run);
     await attemptLoop(run, first, affinity);
   } catch (err) {
@@ -137,11 +137,8 @@ async function attemptLoop(run: Run, first: RuntimeChannel, affinity?: string): 
       return;
     }
     ctx.relay.observer.retried({ fromChannel: ch.id });
-    if (run.logOther?.affinity) {
-      // The bound channel failed: affinity no longer decided which channel serves the request.
-      const { affinity: _bound, ...rest } = run.logOther;
-      run.logOther = rest;
-    }
+    // The bound channel failed: affinity no longer decided which channel serves the request.
+    noteLogOther(run, 'affinity', undefined);
     ch = next;
   }
 }
