@@ -1,8 +1,8 @@
 import { langFromHeader } from '@modelgate/shared';
 import type { FastifyRequest } from 'fastify';
 import { countChatPrompt } from './billing/token-counter.js';
-import { messagesPromptAsChat } from './formats/anthropic-messages/count.js';
-import { validateMessagesBody } from './formats/anthropic-messages/validate.js';
+import { messagesPromptAsChat } from './adapters/anthropic/formats/anthropic-messages/count.js';
+import { validateMessagesBody } from './adapters/anthropic/formats/anthropic-messages/validate.js';
 import { RelayError } from './relay-error.js';
 import { assertRelayJsonShape } from './request-parse.js';
 import { assertModelAllowed, type RelayAuth } from './token-auth.js';

@@ -1,8 +1,8 @@
 import type { Lang } from '@modelgate/shared';
 import type { RelayMode } from './adapters/types.js';
-import { validateMessagesBody } from './formats/anthropic-messages/validate.js';
-import { validateGeminiEmbedBody } from './formats/gemini/embed-ingress.js';
-import { geminiMaxTokens, validateGeminiBody } from './formats/gemini/validate.js';
+import { validateMessagesBody } from './adapters/anthropic/formats/anthropic-messages/validate.js';
+import { validateGeminiEmbedBody } from './adapters/gemini/formats/gemini/embed-ingress.js';
+import { geminiMaxTokens, validateGeminiBody } from './adapters/gemini/formats/gemini/validate.js';
 import { validateResponsesBody } from './formats/openai-responses/validate.js';
 import { rerankProblem } from './formats/rerank/index.js';
 import { parseImageUploadInput } from './image-upload.js';

@@ -4,6 +4,7 @@ import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { SqlKind } from '../config/config.js';
 import { createTestDatabase, type TestDatabase } from './test-db.js';
+import { refuseInFastTier } from './test-server.js';
 
 /**
  * Real ModelGate server processes for multi-node tests: `node packages/server/dist/main.js` with
@@ -91,6 +92,7 @@ export async function waitForReady(url: string, timeoutMs = 30_000, child?: Pick
  * NODE_ID to `node-<port>`) and waits until it serves requests.
  */
 export async function startNode(env: Record<string, string>, opts: { readyTimeoutMs?: number; viaStartScript?: boolean } = {}): Promise<NodeProcess> {
+  refuseInFastTier('startNode');
   if (!fs.existsSync(MAIN_JS)) throw new Error(`${MAIN_JS} is missing: run \`npx tsc -b packages/shared packages/testkit packages/server\` first`);
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const nodeId = env.NODE_ID ?? `node-${port}`;

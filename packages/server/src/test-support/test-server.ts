@@ -12,6 +12,16 @@ import { connectRedis } from '../http/redis-rate-limit.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { createTestDatabase, type TestDatabase } from './test-db.js';
 
+/**
+ * The fast tier (`npm run test:fast`) boots no ModelGate server: a test file that does is named
+ * `*.api.test.ts`, which that tier leaves out. Called by every helper that starts one.
+ */
+export function refuseInFastTier(what: string): void {
+  if (process.env.MODELGATE_TEST_TIER === 'fast') {
+    throw new Error(`${what} boots a ModelGate server, which the fast tier does not: name this test file *.api.test.ts`);
+  }
+}
+
 export interface TestServer {
   url: string;
   ctx: AppContext;
@@ -38,6 +48,7 @@ export interface TestServer {
 export async function startTestServer(
   opts: { kind?: SqlKind; env?: Record<string, string>; log?: Logger; databaseEnv?: (env: Record<string, string>) => Record<string, string>; database?: TestDatabase; alongside?: TestServer } = {},
 ): Promise<TestServer> {
+  refuseInFastTier('startTestServer');
   const database = opts.alongside?.database ?? opts.database ?? (await createTestDatabase(opts.kind ?? 'sqlite'));
   const config = loadConfig({
     SESSION_SECRET: 'test-secret',

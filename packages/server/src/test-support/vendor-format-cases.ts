@@ -1,16 +1,16 @@
 import type fc from 'fast-check';
-import { libraryChunks, libraryCompletion, libraryDocuments, libraryError, libraryQuery, libraryRequest } from '../relay/formats/aiproxy-library/index.js';
-import { baiduChatRequest, baiduChatResponse, baiduEmbeddingsRequest, baiduEmbeddingsResponse, baiduError, baiduEvents } from '../relay/formats/baidu-ernie/index.js';
-import { dashscopeImageRequest, dashscopeImageResponse, dashscopeTaskError, dashscopeTaskStatus } from '../relay/formats/dashscope/images.js';
-import { dashscopeChatRequest, dashscopeChatResponse, dashscopeChunks, dashscopeEmbeddingsRequest, dashscopeEmbeddingsResponse, dashscopeError } from '../relay/formats/dashscope/index.js';
-import { difyChatCompletion, difyError, difyEvents, difyRequest } from '../relay/formats/dify/index.js';
-import { hunyuanChunks, hunyuanError, hunyuanRequest, hunyuanResponse } from '../relay/formats/hunyuan/index.js';
-import { ollamaTagNames } from '../relay/formats/ollama-embed/index.js';
-import { palmBlocked, palmChatCompletion, palmError, palmRequest, palmSimulatedEvents } from '../relay/formats/palm/index.js';
+import { libraryChunks, libraryCompletion, libraryDocuments, libraryError, libraryQuery, libraryRequest } from '../relay/adapters/aiproxy-library/formats/aiproxy-library/index.js';
+import { baiduChatRequest, baiduChatResponse, baiduEmbeddingsRequest, baiduEmbeddingsResponse, baiduError, baiduEvents } from '../relay/adapters/baidu/formats/baidu-ernie/index.js';
+import { dashscopeImageRequest, dashscopeImageResponse, dashscopeTaskError, dashscopeTaskStatus } from '../relay/adapters/ali/formats/dashscope/images.js';
+import { dashscopeChatRequest, dashscopeChatResponse, dashscopeChunks, dashscopeEmbeddingsRequest, dashscopeEmbeddingsResponse, dashscopeError } from '../relay/adapters/ali/formats/dashscope/index.js';
+import { difyChatCompletion, difyError, difyEvents, difyRequest } from '../relay/adapters/dify/formats/dify/index.js';
+import { hunyuanChunks, hunyuanError, hunyuanRequest, hunyuanResponse } from '../relay/adapters/tencent/formats/hunyuan/index.js';
+import { ollamaTagNames } from '../relay/adapters/ollama/formats/ollama-embed/index.js';
+import { palmBlocked, palmChatCompletion, palmError, palmRequest, palmSimulatedEvents } from '../relay/adapters/palm/formats/palm/index.js';
 import { rerankDocumentTexts, rerankProblem, rerankReply } from '../relay/formats/rerank/index.js';
-import { sparkChunks, sparkCompletion, sparkError, sparkMerge, sparkRequest } from '../relay/formats/spark/index.js';
+import { sparkChunks, sparkCompletion, sparkError, sparkMerge, sparkRequest } from '../relay/adapters/spark/formats/spark/index.js';
 import type { UpstreamEvent } from '../relay/formats/types.js';
-import { zhipuV3Error, zhipuV3Events, zhipuV3Request, zhipuV3Response } from '../relay/formats/zhipu-v3/index.js';
+import { zhipuV3Error, zhipuV3Events, zhipuV3Request, zhipuV3Response } from '../relay/adapters/zhipu/formats/zhipu-v3/index.js';
 import { openAIChatBody, upstreamReply } from './wire-arbitrary.js';
 
 /**

@@ -1,5 +1,5 @@
 import { ChannelType, type Usage } from '@modelgate/shared';
-import { libraryChunks, libraryCompletion, libraryError, libraryRequest } from '../../formats/aiproxy-library/index.js';
+import { libraryChunks, libraryCompletion, libraryError, libraryRequest } from './formats/aiproxy-library/index.js';
 import { openAIUsageObject } from '../../formats/openai-chat/stream.js';
 import { sseEvents } from '../../formats/sse.js';
 import { parseObject } from '../../formats/shared/wire.js';

@@ -1,7 +1,7 @@
 import { ChannelType, channelTypeInfo } from '@modelgate/shared';
 import { readUsage } from '../../billing/pricing.js';
-import { dashscopeChatRequest, dashscopeChatResponse, dashscopeChunks, dashscopeEmbeddingsRequest, dashscopeEmbeddingsResponse, dashscopeError, dashscopeFailed } from '../../formats/dashscope/index.js';
-import { dashscopeImageRequest, dashscopeImageResponse, dashscopeTaskError } from '../../formats/dashscope/images.js';
+import { dashscopeChatRequest, dashscopeChatResponse, dashscopeChunks, dashscopeEmbeddingsRequest, dashscopeEmbeddingsResponse, dashscopeError, dashscopeFailed } from './formats/dashscope/index.js';
+import { dashscopeImageRequest, dashscopeImageResponse, dashscopeTaskError } from './formats/dashscope/images.js';
 import { specOf } from '../../formats/registry.js';
 import { sseEvents } from '../../formats/sse.js';
 import type { ConvertContext, UpstreamEvent, WireError, WireFormat } from '../../formats/types.js';
@@ -27,7 +27,7 @@ export const aliTaskPolling: TaskPolling = { ...DEFAULT_TASK_POLLING };
  * with `X-DashScope-SSE: enable` and `incremental_output`) and text-embedding, Bearer key. Web
  * search is `enable_search` (the caller's field, or a model named `…-internet`); the channel's
  * `other`, when set, is sent as the `X-DashScope-Plugin` header. Bodies and replies are converted
- * in formats/dashscope; errors are `{code, message, request_id}`. Images are DashScope's async
+ * in adapters/ali/formats/dashscope; errors are `{code, message, request_id}`. Images are DashScope's async
  * text2image task (`X-DashScope-Async: enable`), polled until it ends (image-task.ts). A base URL
  * ending `/compatible-mode` switches chat and embeddings to the OpenAI-compatible mode (compatible.ts).
  */

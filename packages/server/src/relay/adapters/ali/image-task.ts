@@ -1,4 +1,4 @@
-import { dashscopeTaskDone, dashscopeTaskId, TASK_POLL_FAILED, TASK_TIMEOUT } from '../../formats/dashscope/images.js';
+import { dashscopeTaskDone, dashscopeTaskId, TASK_POLL_FAILED, TASK_TIMEOUT } from './formats/dashscope/images.js';
 import type { FollowUpReply } from '../types.js';
 
 /**

@@ -1,5 +1,5 @@
 import { ChannelType, channelTypeInfo } from '@modelgate/shared';
-import { BAIDU_TOKEN_CODES, baiduChatRequest, baiduChatResponse, baiduEmbeddingsRequest, baiduEmbeddingsResponse, baiduError, baiduEvents, baiduFailed } from '../../formats/baidu-ernie/index.js';
+import { BAIDU_TOKEN_CODES, baiduChatRequest, baiduChatResponse, baiduEmbeddingsRequest, baiduEmbeddingsResponse, baiduError, baiduEvents, baiduFailed } from './formats/baidu-ernie/index.js';
 import { specOf } from '../../formats/registry.js';
 import type { ConvertContext, WireError, WireFormat } from '../../formats/types.js';
 import { readUsage } from '../../billing/pricing.js';
@@ -57,7 +57,7 @@ const tokens = new BaiduTokens();
  * Baidu ERNIE / Wenxin workshop (type 15; reference §1). The `APIKey|SecretKey` key is exchanged
  * for an OAuth access token (cached per channel, one fetch in flight), sent as `?access_token=`
  * when the request is signed. Chat and embeddings go to the model's workshop endpoint; bodies and
- * replies are converted in formats/baidu-ernie. Errors arrive as HTTP 200 `{error_code,
+ * replies are converted in adapters/baidu/formats/baidu-ernie. Errors arrive as HTTP 200 `{error_code,
  * error_msg}`; 110 / 111 (token invalid / expired) drop the token and ask the pipeline for one
  * more attempt on this channel, which fetches a new one. A Qianfan v2 key (`bce-v3/…`) switches
  * the channel to v2's OpenAI-compatible API instead (qianfan-v2.ts).

@@ -1,5 +1,5 @@
 import { ChannelType } from '@modelgate/shared';
-import { anthropicErrorType } from '../../formats/anthropic-messages/errors.js';
+import { anthropicErrorType } from '../anthropic/formats/anthropic-messages/errors.js';
 import type { ConvertContext, WireError, WireFormat } from '../../formats/types.js';
 import { AdapterBase, type ModelListRequest } from '../base.js';
 import { trimBase } from '../openai-base.js';

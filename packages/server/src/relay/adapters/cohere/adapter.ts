@@ -24,7 +24,7 @@ const PATHS: Partial<Record<RelayMode, string>> = { chat: '/v2/chat', embeddings
 
 /**
  * Cohere (type 34; providers-international §6). Chat speaks v2 (OpenAI-like messages, SSE
- * streams; formats/openai-cohere), embeddings v2 `/embed` (formats/cohere-embed), rerank the
+ * streams; adapters/cohere/formats/openai-cohere), embeddings v2 `/embed` (adapters/cohere/formats/cohere-embed), rerank the
  * shared rerank shape. Bearer key; errors are `{"message"}`.
  */
 class CohereAdapter extends AdapterBase {

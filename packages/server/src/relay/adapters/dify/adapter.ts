@@ -1,5 +1,5 @@
 import { ChannelType } from '@modelgate/shared';
-import { difyChatCompletion, difyError, difyEvents, difyRequest } from '../../formats/dify/index.js';
+import { difyChatCompletion, difyError, difyEvents, difyRequest } from './formats/dify/index.js';
 import { specOf } from '../../formats/registry.js';
 import { sseEvents } from '../../formats/sse.js';
 import { isObj } from '../../formats/shared/wire.js';
@@ -20,7 +20,7 @@ export function difyUser(call: Pick<UpstreamCall, 'userId'>): string {
  * with the app's `app-…` key as Bearer. The OpenAI chat body (other callers' formats converted
  * by the shared converters) becomes one flattened `query` with `inputs:{}`, a per-user `user`
  * and no `conversation_id` (nothing is kept between calls); `blocking` for plain calls,
- * `streaming` for streams, whose Dify events are read into OpenAI chunks (formats/dify).
+ * `streaming` for streams, whose Dify events are read into OpenAI chunks (adapters/dify/formats/dify).
  */
 class DifyAdapter extends OpenAIWireAdapter {
   constructor() {

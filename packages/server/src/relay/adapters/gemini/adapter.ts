@@ -1,5 +1,5 @@
 import { ChannelType, channelTypeInfo } from '@modelgate/shared';
-import { parseGeminiError } from '../../formats/gemini/errors.js';
+import { parseGeminiError } from './formats/gemini/errors.js';
 import { isObj } from '../../formats/shared/wire.js';
 import type { WireError, WireFormat } from '../../formats/types.js';
 import { AdapterBase, type ModelListRequest } from '../base.js';
@@ -30,7 +30,7 @@ function version(ch: ChannelTarget): string {
 
 /**
  * Google Gemini (type 24, AI Studio keys; providers-international §2). Gemini callers pass
- * through; OpenAI chat callers are converted (formats/openai-gemini), Anthropic and Responses
+ * through; OpenAI chat callers are converted (adapters/gemini/formats/openai-gemini), Anthropic and Responses
  * callers through OpenAI chat; OpenAI embeddings become one `batchEmbedContents`. The key goes in
  * `x-goog-api-key` (never in the URL, where logs would keep it); streams always ask for SSE.
  */

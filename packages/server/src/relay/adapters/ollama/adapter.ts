@@ -1,5 +1,5 @@
 import { ChannelType } from '@modelgate/shared';
-import { ollamaTagNames } from '../../formats/ollama-embed/index.js';
+import { ollamaTagNames } from './formats/ollama-embed/index.js';
 import type { WireFormat } from '../../formats/types.js';
 import { OpenAIWireAdapter } from '../openai-base.js';
 import type { ChannelTarget, ModelListRequest, RelayMode, UpstreamCall } from '../types.js';
@@ -7,7 +7,7 @@ import type { ChannelTarget, ModelListRequest, RelayMode, UpstreamCall } from '.
 /**
  * Ollama (type 4; providers-international §8.2): chat and completions through its OpenAI-compatible
  * surface (`/v1/chat/completions`, `/v1/completions`), embeddings through the native `/api/embed`
- * (formats/ollama-embed), the model list from `/api/tags`. Ollama needs no key; one is sent only
+ * (adapters/ollama/formats/ollama-embed), the model list from `/api/tags`. Ollama needs no key; one is sent only
  * when the channel has one (a proxy in front may want it).
  */
 class OllamaAdapter extends OpenAIWireAdapter {

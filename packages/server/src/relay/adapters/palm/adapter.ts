@@ -1,5 +1,5 @@
 import { ChannelType, type Usage } from '@modelgate/shared';
-import { palmBlocked, palmChatCompletion, palmError, palmRequest, palmSimulatedEvents, palmText } from '../../formats/palm/index.js';
+import { palmBlocked, palmChatCompletion, palmError, palmRequest, palmSimulatedEvents, palmText } from './formats/palm/index.js';
 import { openAIUsageObject } from '../../formats/openai-chat/stream.js';
 import type { ConvertContext, WireError } from '../../formats/types.js';
 import { OpenAIWireAdapter, parseOpenAIError } from '../openai-base.js';

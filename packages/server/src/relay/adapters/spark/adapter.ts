@@ -1,7 +1,7 @@
 import { ChannelType, channelTypeInfo, isVersionName } from '@modelgate/shared';
 import { specOf } from '../../formats/registry.js';
 import { parseObject } from '../../formats/shared/wire.js';
-import { SPARK_DEAD_CODES, sparkChunks, sparkCompletion, sparkError, sparkRequest, sparkRoute } from '../../formats/spark/index.js';
+import { SPARK_DEAD_CODES, sparkChunks, sparkCompletion, sparkError, sparkRequest, sparkRoute } from './formats/spark/index.js';
 import type { ConvertContext, UpstreamEvent, WireError, WireFormat } from '../../formats/types.js';
 import { AdapterBase } from '../base.js';
 import { parseOpenAIError, trimBase } from '../openai-base.js';

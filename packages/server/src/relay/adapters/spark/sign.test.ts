@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { FAKE_SPARK_KEY, startFakeSpark, type FakeSpark } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { sparkRoute } from '../../formats/spark/index.js';
+import { sparkRoute } from './formats/spark/index.js';
 import { sparkAuthorization, sparkKeyParts, sparkSignedUrl, sparkStringToSign } from './sign.js';
 
 /**

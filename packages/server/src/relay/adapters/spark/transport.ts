@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
 import { parseObject } from '../../formats/shared/wire.js';
-import { sparkError, sparkMerge, sparkStatus } from '../../formats/spark/index.js';
+import { sparkError, sparkMerge, sparkStatus } from './formats/spark/index.js';
 import type { TransportOptions, TransportReply, UpstreamCall, UpstreamRequest } from '../types.js';
 
 /** Content type of the stream body the transport hands the pipeline: one Spark frame a line. */

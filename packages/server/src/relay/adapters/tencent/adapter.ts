@@ -1,7 +1,7 @@
 import { ChannelType, channelTypeInfo } from '@modelgate/shared';
 import { specOf } from '../../formats/registry.js';
 import { sseEvents } from '../../formats/sse.js';
-import { hunyuanChunks, hunyuanError, hunyuanFailed, hunyuanRequest, hunyuanResponse } from '../../formats/hunyuan/index.js';
+import { hunyuanChunks, hunyuanError, hunyuanFailed, hunyuanRequest, hunyuanResponse } from './formats/hunyuan/index.js';
 import type { ConvertContext, UpstreamEvent, WireError, WireFormat } from '../../formats/types.js';
 import { AdapterBase } from '../base.js';
 import { parseOpenAIError, trimBase } from '../openai-base.js';
@@ -23,7 +23,7 @@ export function tencentKeyParts(key: string): { secretId: string; secretKey: str
 /**
  * Tencent Hunyuan (type 23; reference §5): `POST {base}/` with `X-TC-Action: ChatCompletions`,
  * `X-TC-Version: 2023-09-01`, `X-TC-Timestamp`, signed TC3-HMAC-SHA256 over the final body and the
- * host the request goes to. Bodies and replies are converted in formats/hunyuan; errors come as
+ * host the request goes to. Bodies and replies are converted in adapters/tencent/formats/hunyuan; errors come as
  * HTTP 200 `{Response:{Error:{Code, Message}}}`.
  */
 class TencentAdapter extends AdapterBase {

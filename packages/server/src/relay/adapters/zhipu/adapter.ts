@@ -2,7 +2,7 @@ import { ChannelType, channelKeyProblem } from '@modelgate/shared';
 import { specOf } from '../../formats/registry.js';
 import { isObj } from '../../formats/shared/wire.js';
 import type { ConvertContext, WireError } from '../../formats/types.js';
-import { zhipuV3Error, zhipuV3Events, zhipuV3Failed, zhipuV3Request, zhipuV3Response } from '../../formats/zhipu-v3/index.js';
+import { zhipuV3Error, zhipuV3Events, zhipuV3Failed, zhipuV3Request, zhipuV3Response } from './formats/zhipu-v3/index.js';
 import { OpenAIWireAdapter, parseOpenAIError } from '../openai-base.js';
 import { SigningError, type ChannelTarget, type ConvertedReply, type StreamTransformer, type UpstreamCall, type UpstreamRequest } from '../types.js';
 import { zhipuToken } from './jwt.js';
@@ -103,7 +103,7 @@ class ZhipuV4Adapter extends OpenAIWireAdapter {
 /**
  * Zhipu v3 / ChatGLM (type 16; reference §4): `POST /api/paas/v3/model-api/{model}/invoke`, or
  * `sse-invoke` for a stream, with the same JWT. The conversion to and from OpenAI chat lives in
- * formats/zhipu-v3; callers of other formats reach it through the OpenAI chat converters.
+ * adapters/zhipu/formats/zhipu-v3; callers of other formats reach it through the OpenAI chat converters.
  */
 class ZhipuV3Adapter extends OpenAIWireAdapter {
   constructor() {
