@@ -24,3 +24,4 @@ export * from './oauth-fake/index.js';
 export * from './mj-fake/index.js';
 export * from './suno-fake/index.js';
 export * from './realtime-fake/index.js';
+export { providerFixture, providerFixtureNames, type ProviderFixture } from './provider-fixtures.js';
