@@ -38,19 +38,14 @@ const off = Object.fromEntries(Object.keys(restrictions).map((rule) => [rule, 'o
 export const OUTBOUND_ALLOWED = [
   // The guarded client itself: address checks, pinning, redirects, caps.
   [`${SERVER}/net/**/*.ts`, 'the SSRF-guarded client'],
-  // The relay's upstream pool and the side calls an adapter makes to its channel's own base URL
-  // (connections of targets root did not place are checked by net/upstream-guard.ts).
-  [`${SERVER}/relay/upstream.ts`, "relay upstream pool: where a channel points is the administrator's choice"],
-  // The relayed request itself, and task polling follow-ups, to the channel's upstream.
-  [`${SERVER}/relay/relay-attempt.ts`, 'relay upstream request'],
+  // The relay's upstream pools and its one raw request (`sendUpstream`): every exchange with a channel's
+  // upstream (relay attempts, task follow-ups, channel test, model list, balance, through
+  // relay/upstream-client.ts) and the side calls an adapter makes to its channel's own base URL end
+  // there (connections of targets root did not place are checked by net/upstream-guard.ts).
+  [`${SERVER}/relay/upstream.ts`, "relay upstream pools and request: where a channel points is the administrator's choice"],
   // WebSocket upstreams (iFlytek Spark, OpenAI Realtime): the channel's base URL, like any relay request.
   [`${SERVER}/relay/adapters/spark/transport.ts`, 'Spark WebSocket upstream transport'],
   [`${SERVER}/relay/realtime/realtime.routes.ts`, 'Realtime WebSocket upstream (and its WebSocket server)'],
-  // Channel test, balance and model list: the channel's upstream, through the channel's dispatcher; where a
-  // non-root admin may point a channel is checked on save (modules/channels/channel-target-guard.ts) and,
-  // for targets root did not place, again at connect time (net/upstream-guard.ts).
-  [`${SERVER}/modules/channels/channel-ops.service.ts`, 'channel probes through the relay agent'],
-  [`${SERVER}/modules/channels/channel-ops.routes.ts`, 'channel model list through the relay agent'],
   // Turnstile verification: a fixed Cloudflare URL from the operator's configuration (TURNSTILE_VERIFY_URL).
   [`${SERVER}/http/turnstile.ts`, 'fixed Turnstile verify URL from configuration'],
 ];

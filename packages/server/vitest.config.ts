@@ -20,6 +20,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     // The agents tier runs real CLI clients: only through vitest.agents.config.ts (`npm run test:agents`).
     exclude: [...configDefaults.exclude, 'src/**/*.agents.test.ts'],
+    // Provider folders register themselves (relay/adapters/registry.ts loadProviders) before each test file.
+    setupFiles: ['src/test-support/load-providers.setup.ts'],
     testTimeout: 30000,
     hookTimeout: 60000,
   },

@@ -6,6 +6,7 @@ import { openDb } from './db/client.js';
 import { migrateToLatest } from './db/migrate.js';
 import { connectRedis, RedisRateLimitStore } from './http/redis-rate-limit.js';
 import { createLogger } from './log/logger.js';
+import { loadProviders } from './relay/adapters/registry.js';
 import { startTracing } from './tracing/tracing.js';
 
 async function main(): Promise<void> {
@@ -41,6 +42,8 @@ async function main(): Promise<void> {
   }
 
   const tracing = await startTracing(process.env, { version: ctx.version, nodeId: config.nodeId }, log);
+  // Every provider folder registers its adapters and formats before the app can relay (relay/adapters/registry.ts).
+  await loadProviders();
   const app = await buildApp(ctx);
   const sync = setInterval(() => {
     ctx.options.reload().catch((err: unknown) => app.log.error({ err }, 'option sync failed'));

@@ -5,6 +5,7 @@ import { loadConfig } from '../config/config.js';
 import { openDb, type Db } from '../db/client.js';
 import { reconcile } from '../ledger/reconcile.js';
 import { ApiClient } from '../test-support/api-client.js';
+import { expectedPerCallCharge } from '../test-support/expected-charge.js';
 import {
   ALICE_KEY, ALICE_UNLIMITED_KEY, createNewApiFixture, GO_BCRYPT, IMPORTED_MODEL, IMPORTED_MODEL_PRICE, VIP_RATIO, type NewApiFixture,
 } from '../test-support/newapi-fixture.js';
@@ -182,7 +183,7 @@ describe.each(testDbKinds())('importing a new-api database on %s', (kind) => {
       expect(fake.requests.at(-1)!.headers.authorization).toBe('Bearer sk-upstream-openai');
       expect(server.ctx.options.str('SMTPToken')).toBe('smtp-secret');
       // Price mode: ModelPrice × QuotaPerUnit × the vip group's ratio, all three imported options.
-      const charge = Math.round(IMPORTED_MODEL_PRICE * 500_000 * VIP_RATIO);
+      const charge = expectedPerCallCharge({ modelPrice: IMPORTED_MODEL_PRICE, groupRatio: VIP_RATIO });
       expect(charge).toBe(15_000);
       const db = server.ctx.db.db;
       const user = await db.selectFrom('users').select(['quota', 'used_quota']).where('id', '=', 2).executeTakeFirstOrThrow();

@@ -2,6 +2,7 @@ import { expectedChatUsage, startFakeOpenAI, type FakeOpenAI } from '@modelgate/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, rootClient } from '../test-support/api-client.js';
 import { multiNodeDbKinds, startCluster, type NodeProcess, type TestCluster } from '../test-support/multinode.js';
+import { expectedCharge } from '../test-support/expected-charge.js';
 import { addChannel } from '../test-support/relay-fixtures.js';
 
 /**
@@ -16,7 +17,7 @@ const cases = kinds.length ? kinds : (['postgres'] as const);
 const messages = [{ role: 'user' as const, content: 'Hello there friend' }];
 const usage = expectedChatUsage({ messages, max_tokens: 5 });
 /** gpt-4: ratio 15, completion ratio 2. */
-const COST = Math.round((usage.prompt_tokens + usage.completion_tokens * 2) * 15);
+const COST = expectedCharge({ model: 'gpt-4' }, { prompt: usage.prompt_tokens, completion: usage.completion_tokens });
 const LEASE_SEC = 8;
 
 describe.skipIf(!kinds.length).each(cases)('money on two nodes on %s + Redis', (kind) => {

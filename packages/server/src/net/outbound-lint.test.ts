@@ -67,15 +67,15 @@ describe('outbound lint guard', () => {
     for (const file of [
       'packages/server/src/net/guarded-fetch.ts',
       'packages/server/src/relay/upstream.ts',
-      'packages/server/src/relay/relay-attempt.ts',
       'packages/server/src/http/turnstile.ts',
-      'packages/server/src/modules/channels/channel-ops.service.ts',
       'packages/server/src/relay/mj/mj.relay.test.ts',
       'packages/server/src/test-support/ssrf-targets.ts',
     ]) {
       expect([file, await rulesHit(code, file)]).toEqual([file, []]);
     }
-    for (const file of ['packages/server/src/relay/inline-image.ts', 'packages/server/src/relay/adapters/vertex/service-account.ts', 'packages/server/src/modules/oauth/provider-http.ts']) {
+    // The relay attempt and the channel probes talk to upstreams only through relay/upstream-client.ts.
+    const viaClient = ['packages/server/src/relay/relay-attempt.ts', 'packages/server/src/relay/upstream-client.ts', 'packages/server/src/modules/channels/channel-ops.service.ts', 'packages/server/src/modules/channels/channel-ops.routes.ts'];
+    for (const file of ['packages/server/src/relay/inline-image.ts', 'packages/server/src/relay/adapters/vertex/service-account.ts', 'packages/server/src/modules/oauth/provider-http.ts', ...viaClient]) {
       expect([file, (await rulesHit(code, file)).length]).toEqual([file, 2]);
     }
   });

@@ -1,6 +1,7 @@
 import { AGENT_EXEC_SCRIPT } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentBody } from '../test-support/convert-fixtures.js';
+import { expectedCharge } from '../test-support/expected-charge.js';
 import { addCaller, addChannel, balances, consumeLogs, startRelayHarness, type RelayHarness, type TestCaller } from '../test-support/relay-fixtures.js';
 
 /**
@@ -35,10 +36,10 @@ const post = (c: TestCaller, path: string, headers: Record<string, string>, body
   fetch(`${h.server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
 /** The exact charge of the usage the fake reported for its last request. */
-function expectedCharge(model: string): number {
+function lastCharge(model: string): number {
   const u = lastUpstream().usage as { prompt_tokens: number; completion_tokens: number };
-  const [ratio, completion] = RATIO[model]!;
-  return Math.round((u.prompt_tokens + u.completion_tokens * completion) * ratio);
+  const [modelRatio, completionRatio] = RATIO[model]!;
+  return expectedCharge({ modelRatio, completionRatio }, { prompt: u.prompt_tokens, completion: u.completion_tokens });
 }
 
 /** The caller's spend since `before`, checked equal on the user and the token, and the last log row's. */
@@ -91,7 +92,7 @@ describe('Claude Code → an OpenAI channel', () => {
     expect(sent).toMatchObject({ model: 'gpt-5.5', max_completion_tokens: 128000, reasoning_effort: 'medium' });
     expect((sent.messages as Msg[]).map((m) => m.role)).toEqual(['system', 'user', 'system']);
     const { spent, other } = await charged(c, before);
-    expect(spent).toBe(expectedCharge(CC));
+    expect(spent).toBe(lastCharge(CC));
     expect(other.dropped).toEqual(dropped);
   });
 
@@ -108,7 +109,7 @@ describe('Claude Code → an OpenAI channel', () => {
     expect((lastUpstream().body as { messages: Msg[] }).messages.map((m) => m.role)).toEqual(['system', 'user', 'system', 'assistant', 'tool']);
     const { spent, log, other } = await charged(c, before);
     expect(log.is_stream).toBeTruthy();
-    expect(spent).toBe(expectedCharge(CC));
+    expect(spent).toBe(lastCharge(CC));
     expect(other.dropped).toContain('context_management');
   });
 });
@@ -138,7 +139,7 @@ describe('Codex → a Custom (chat) channel', () => {
     expect(sent).toMatchObject({ model: CODEX, prompt_cache_key: '<ID-1>', verbosity: 'low', stream_options: { include_usage: true } });
     expect(sent).not.toHaveProperty('client_metadata');
     const { spent, other } = await charged(c, before);
-    expect(spent).toBe(expectedCharge(CODEX));
+    expect(spent).toBe(lastCharge(CODEX));
     expect(other.dropped).toEqual(['include', 'reasoning.context']);
   });
 
@@ -154,7 +155,7 @@ describe('Codex → a Custom (chat) channel', () => {
     expect(last[0]).toMatchObject({ role: 'assistant', tool_calls: [{ id: 'call_cap1', function: { name: 'exec' } }] });
     expect(last[1]).toMatchObject({ role: 'tool', tool_call_id: 'call_cap1' });
     const { spent } = await charged(c, before);
-    expect(spent).toBe(expectedCharge(CODEX));
+    expect(spent).toBe(lastCharge(CODEX));
   });
 
   it('gpt-5.5: web_search and tool_search are left out with a note, exec_command is called', async () => {
@@ -166,6 +167,6 @@ describe('Codex → a Custom (chat) channel', () => {
     const done = (await events(res)).find((e) => e.type === 'response.output_item.done')!.item as Msg;
     expect(done).toMatchObject({ type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: 'echo MG_AGENT_OK' }) });
     const { spent } = await charged(c, before);
-    expect(spent).toBe(expectedCharge(CODEX_CLASSIC));
+    expect(spent).toBe(lastCharge(CODEX_CLASSIC));
   });
 });

@@ -3,6 +3,7 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { FAKE_TOOL_INPUT, startFakeAnthropic, startFakeGemini, type FakeAnthropic, type FakeGemini } from '@modelgate/testkit';
 import { generateText, jsonSchema, streamText, tool } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../test-support/expected-charge.js';
 import { addCaller, addChannel, balances, consumeLogs, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
 
 /**
@@ -17,12 +18,16 @@ const GEMINI = 'gemini-2.0-flash';
 const CLAUDE = 'claude-3-5-sonnet-20241022';
 const GPT = 'gpt-4';
 const prompt = 'Hello there friend';
+/** The ModelRatio table this file sets; completion ratios stay the shipped defaults (Gemini 4, Claude 5). */
+const MODEL_RATIO = { [GEMINI]: 2, [CLAUDE]: 1.5, [GPT]: 15 };
+/** One converted reply: 3 prompt tokens, 5 completion tokens. */
+const reply = (model: string) => expectedCharge({ model, tables: { modelRatio: MODEL_RATIO } }, { prompt: 3, completion: 5 });
 
 beforeAll(async () => {
   h = await startRelayHarness();
   gemini = await startFakeGemini({ apiKeys: ['AIza-upstream'] });
   claude = await startFakeAnthropic({ apiKeys: ['sk-ant-upstream'] });
-  await h.server.ctx.options.set('ModelRatio', JSON.stringify({ [GEMINI]: 2, [CLAUDE]: 1.5, [GPT]: 15 }));
+  await h.server.ctx.options.set('ModelRatio', JSON.stringify(MODEL_RATIO));
   await addChannel(h.root, { type: 24, name: 'gemini', key: 'AIza-upstream', base_url: gemini.url, models: GEMINI });
   await addChannel(h.root, { type: 14, name: 'claude', key: 'sk-ant-upstream', base_url: claude.url, models: CLAUDE });
   await addChannel(h.root, { name: 'openai', base_url: h.fake.url, models: GPT });
@@ -47,7 +52,7 @@ describe('@ai-sdk/google → /v1beta/models', () => {
     expect(gemini.requests.at(-1)!.headers['x-goog-api-key']).toBe('AIza-upstream');
     const a = await generateText({ model: google(c.key)(CLAUDE), prompt, maxRetries: 0 });
     expect(a.text).toBe('Hello from the fake Claude');
-    const expected = Math.round((3 + 5 * 4) * 2) + Math.round((3 + 5 * 5) * 1.5);
+    const expected = reply(GEMINI) + reply(CLAUDE);
     expect(before.quota - (await balances(h, c)).quota).toBe(expected);
     expect((await consumeLogs(h, c.userId)).map((l) => l.model_name)).toEqual([GEMINI, CLAUDE]);
   });
@@ -72,7 +77,7 @@ describe('@ai-sdk/anthropic → /v1/messages', () => {
     const g = await generateText({ model: anthropic(c.key)(GEMINI), prompt, maxOutputTokens: 64, maxRetries: 0 });
     expect(g.text).toBe('Hello from the fake Gemini');
     expect(g.usage).toMatchObject({ inputTokens: 3, outputTokens: 5 });
-    const expected = Math.round((3 + 5 * 5) * 1.5) + Math.round((3 + 5 * 4) * 2);
+    const expected = reply(CLAUDE) + reply(GEMINI);
     expect(before.quota - (await balances(h, c)).quota).toBe(expected);
   });
 

@@ -2,6 +2,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { expectedChatUsage } from '@modelgate/testkit';
 import { generateText, streamText } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../test-support/expected-charge.js';
 import { addCaller, addChannel, balances, consumeLogs, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
 
 /** The Vercel AI SDK (`ai` + `@ai-sdk/openai`) as a caller: a second real client besides `openai`. */
@@ -17,7 +18,7 @@ afterAll(() => h.close());
 /** gpt-4: model ratio 15, completion ratio 2, group ratio 1 (reference §5.1, spec §9). */
 function expectedQuota(): number {
   const u = expectedChatUsage({ messages: [{ role: 'user', content: prompt }] });
-  return Math.round((u.prompt_tokens + Math.round(u.completion_tokens * 2)) * 15);
+  return expectedCharge({ model: 'gpt-4' }, { prompt: u.prompt_tokens, completion: u.completion_tokens });
 }
 
 function provider(key: string) {

@@ -1,5 +1,6 @@
 import { expectedChatUsage } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge, expectedImageCharge } from '../test-support/expected-charge.js';
 import { addCaller, addChannel, balances, consumeLogs, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
 
 let h: RelayHarness;
@@ -21,7 +22,7 @@ describe('chat completions', () => {
     const usage = expectedChatUsage({ messages });
     expect(res.usage?.prompt_tokens).toBe(usage.prompt_tokens);
     // gpt-4: model ratio 15, completion ratio 2 (reference §5.1).
-    const expected = Math.round((usage.prompt_tokens + Math.round(usage.completion_tokens * 2)) * 15);
+    const expected = expectedCharge({ model: 'gpt-4' }, { prompt: usage.prompt_tokens, completion: usage.completion_tokens });
     const after = await balances(h, c);
     expect(before.quota - after.quota).toBe(expected);
     expect(before.remain - after.remain).toBe(expected);
@@ -56,7 +57,7 @@ describe('chat completions', () => {
     const sent = h.fake.requests.at(-1)!.body as Record<string, unknown>;
     expect(sent.stream_options).toEqual({ include_usage: true });
     const usage = expectedChatUsage({ messages });
-    const expected = Math.round((usage.prompt_tokens + usage.completion_tokens * 2) * 15);
+    const expected = expectedCharge({ model: 'gpt-4' }, { prompt: usage.prompt_tokens, completion: usage.completion_tokens });
     const after = await balances(h, c);
     expect(before.quota - after.quota).toBe(expected);
     const logs = await consumeLogs(h, c.userId);
@@ -84,7 +85,7 @@ describe('chat completions', () => {
     expect(Number(log.completion_tokens)).toBe(countTokens('Hello from the fake OpenAI'));
     expect(Number(log.prompt_tokens)).toBe(3 + 3 + countTokens('user') + countTokens('Hello there friend'));
     const after = await balances(h, c);
-    expect(before.quota - after.quota).toBe(Math.round((Number(log.prompt_tokens) + Number(log.completion_tokens) * 2) * 15));
+    expect(before.quota - after.quota).toBe(expectedCharge({ model: 'gpt-4' }, { prompt: Number(log.prompt_tokens), completion: Number(log.completion_tokens) }));
 
     const stream = await c.client.chat.completions.create({ model: 'gpt-4', messages, stream: true, stream_options: { include_usage: true } });
     let usage: { completion_tokens: number } | undefined;
@@ -108,7 +109,7 @@ describe('other endpoints', () => {
     expect(logs.map((l) => l.model_name)).toEqual(['text-embedding-3-small', 'gpt-3.5-turbo-instruct', 'text-moderation-stable']);
     expect(Number(logs[0]!.prompt_tokens)).toBe(4);
     // text-embedding-3-small ratio 0.01: 4 tokens → 0.04 → at least 1 quota.
-    expect(Number(logs[0]!.quota)).toBe(1);
+    expect(Number(logs[0]!.quota)).toBe(expectedCharge({ model: 'text-embedding-3-small' }, { prompt: 4 }));
   });
 
   it('images are charged per call at the fixed price', async () => {
@@ -118,7 +119,7 @@ describe('other endpoints', () => {
     expect(img.data?.[0]?.url).toBeTruthy();
     const after = await balances(h, c);
     // dall-e-3 ModelPrice $0.04 × 500 000.
-    expect(before.quota - after.quota).toBe(20_000);
+    expect(before.quota - after.quota).toBe(expectedImageCharge({ model: 'dall-e-3' }, { size: '1024x1024' }));
   });
 
   it('speech streams audio back and charges per character', async () => {
@@ -128,8 +129,8 @@ describe('other endpoints', () => {
     const bytes = Buffer.from(await res.arrayBuffer());
     expect(bytes.length).toBe(10 + 16 * 11);
     const after = await balances(h, c);
-    // tts-1 ratio 7.5 × 11 characters.
-    expect(before.quota - after.quota).toBe(Math.round(11 * 7.5));
+    // tts-1 ratio 7.5 × 11 characters (the input's characters are billed as prompt tokens).
+    expect(before.quota - after.quota).toBe(expectedCharge({ model: 'tts-1' }, { prompt: 'Hello world'.length }));
   });
 
   it('transcriptions pass the multipart upload through and charge the transcript tokens', async () => {
@@ -142,7 +143,7 @@ describe('other endpoints', () => {
     const logs = await consumeLogs(h, c.userId);
     const { countTokens } = await import('gpt-tokenizer/encoding/cl100k_base');
     expect(Number(logs[0]!.completion_tokens)).toBe(countTokens(res.text));
-    expect(Number(logs[0]!.quota)).toBe(Math.round(countTokens(res.text) * 15));
+    expect(Number(logs[0]!.quota)).toBe(expectedCharge({ model: 'whisper-1' }, { completion: countTokens(res.text) }));
   });
 
   it('lists the models of the token group', async () => {

@@ -1,12 +1,13 @@
 import { expectedChatUsage } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../test-support/expected-charge.js';
 import { addCaller, addChannel, balances, consumeLogs, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
 import { testDbKinds } from '../test-support/test-db.js';
 
 const messages = [{ role: 'user' as const, content: 'Hello there friend' }];
 const usage = expectedChatUsage({ messages });
 /** One call's exact cost for gpt-4 (ratio 15, completion ratio 2). */
-const COST = Math.round((usage.prompt_tokens + usage.completion_tokens * 2) * 15);
+const COST = expectedCharge({ model: 'gpt-4' }, { prompt: usage.prompt_tokens, completion: usage.completion_tokens });
 
 describe.each(testDbKinds())('100 parallel requests against a balance for 10 on %s', (kind) => {
   let h: RelayHarness;

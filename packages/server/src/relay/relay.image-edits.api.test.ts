@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { FAKE_PNG } from '@modelgate/testkit';
 import { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedImageCharge } from '../test-support/expected-charge.js';
 import { addCaller, addChannel, balances, consumeLogs, startRelayHarness, type RelayHarness, type TestCaller } from '../test-support/relay-fixtures.js';
 import { testDbKinds } from '../test-support/test-db.js';
 
@@ -12,7 +13,7 @@ const MASK = Buffer.concat([FAKE_PNG.subarray(0, 8), Buffer.alloc(300, 7)]);
 
 
 /** dall-e-2: ModelRatio 8 → $0.02 per 1024² image (reference §5.3); × size factor × n × 500 000. */
-const dalle2 = (sizeFactor: number, n: number) => Math.round(0.0025 * 8 * sizeFactor * n * 500_000);
+const dalle2 = (size: string, n: number) => expectedImageCharge({ model: 'dall-e-2' }, { size, n });
 
 /** The SDK's error of a call that must fail (status and OpenAI error object). */
 function failed(p: Promise<unknown>): Promise<{ status: number; error: Record<string, unknown> }> {
@@ -76,7 +77,7 @@ describe.each(testDbKinds())('POST /v1/images/edits and /v1/images/variations on
       { field: 'image', filename: 'cat.png', contentType: 'image/png', size: FAKE_PNG.length, sha256: sha(FAKE_PNG) },
       { field: 'mask', filename: 'mask.png', contentType: 'image/png', size: MASK.length, sha256: sha(MASK) },
     ]);
-    await expectCharged(c, before, dalle2(0.45, 2), 'dall-e-2', 2);
+    await expectCharged(c, before, dalle2('512x512', 2), 'dall-e-2', 2);
   });
 
   it('relays a variation with b64_json and charges it', async () => {
@@ -87,7 +88,7 @@ describe.each(testDbKinds())('POST /v1/images/edits and /v1/images/variations on
     const sent = h.fake.requests.at(-1)!;
     expect(sent.path).toBe('/v1/images/variations');
     expect(sent.files?.[0]?.sha256).toBe(sha(FAKE_PNG));
-    await expectCharged(c, before, dalle2(0.4, 1), 'dall-e-2', 1);
+    await expectCharged(c, before, dalle2('256x256', 1), 'dall-e-2', 1);
   });
 
   it('an upstream refusal is passed on in OpenAI’s shape and nothing is charged', async () => {

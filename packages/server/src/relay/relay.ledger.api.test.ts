@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../ledger/ledger.js';
 import { reconcile } from '../ledger/reconcile.js';
+import { expectedCharge } from '../test-support/expected-charge.js';
 import { addCaller, addChannel, balances, consumeLogs, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
 import { testDbKinds } from '../test-support/test-db.js';
 
@@ -172,7 +173,8 @@ describe.each(testDbKinds())('relay auth and ledger on %s', (kind) => {
       const sub = await (await fetch(`${h.server.url}/v1/dashboard/billing/subscription`, { headers: { authorization: `Bearer sk-${c.key}` } })).json();
       expect(sub).toMatchObject({ object: 'billing_subscription', hard_limit_usd: 0.5, access_until: 0 });
       const usage = (await (await fetch(`${h.server.url}/dashboard/billing/usage`, { headers: { authorization: `Bearer sk-${c.key}` } })).json()) as { total_usage: number };
-      expect(usage.total_usage).toBeCloseTo((195 / 500_000) * 100);
+      // One gpt-4 call (3 prompt, 5 completion tokens) in cents of a dollar at QuotaPerUnit 500 000.
+      expect(usage.total_usage).toBeCloseTo((expectedCharge({ model: 'gpt-4' }, { prompt: 3, completion: 5 }) / 500_000) * 100);
     });
   });
 });

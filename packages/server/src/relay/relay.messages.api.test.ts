@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { FAKE_TOOL_ARGUMENTS, FAKE_TOOL_INPUT, startFakeAnthropic, type FakeAnthropic } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../test-support/expected-charge.js';
 import { addCaller, addChannel, anthropicClient, balances, consumeLogs, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
 
 /**
@@ -46,7 +47,7 @@ describe('/v1/messages → Anthropic channel (passthrough)', () => {
     expect(sent.body).toEqual({ model: CLAUDE, max_tokens: 64, messages, system: 'Be brief', top_k: 5 });
     expect(sent.headers).toMatchObject({ 'x-api-key': 'sk-ant-upstream', 'anthropic-version': '2023-06-01', 'anthropic-beta': 'prompt-caching-2024-07-31' });
     // claude-3-5-sonnet: ratio 1.5, completion 5, cache read 0.1, cache write 1.25.
-    const expected = Math.round((3 + 1 * 0.1 + 1 * 1.25 + 5 * 5) * 1.5);
+    const expected = expectedCharge({ model: CLAUDE }, { prompt: 5, cached: 1, cacheWrite: 1, completion: 5 });
     const after = await balances(h, c);
     expect(before.quota - after.quota).toBe(expected);
     expect(before.remain - after.remain).toBe(expected);
@@ -66,7 +67,7 @@ describe('/v1/messages → Anthropic channel (passthrough)', () => {
     expect(final.stop_reason).toBe('tool_use');
     expect(final.usage).toMatchObject({ input_tokens: 1, output_tokens: 5, cache_read_input_tokens: 1 });
     const [log] = await consumeLogs(h, c.userId);
-    expect(log).toMatchObject({ prompt_tokens: 3, completion_tokens: 5, is_stream: 1, quota: Math.round((1 + 0.1 + 1.25 + 25) * 1.5) });
+    expect(log).toMatchObject({ prompt_tokens: 3, completion_tokens: 5, is_stream: 1, quota: expectedCharge({ model: CLAUDE }, { prompt: 3, cached: 1, cacheWrite: 1, completion: 5 }) });
   });
 
   it('passes an upstream mid-stream error on as an Anthropic error event and charges what was delivered', async () => {
@@ -104,7 +105,7 @@ describe('/v1/messages → OpenAI channel (converted)', () => {
     expect(msg).toMatchObject({ type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Hello from the fake OpenAI' }], stop_reason: 'end_turn', usage: { input_tokens: 5, output_tokens: 5 } });
     expect(lastOpenAI()).toEqual({ model: GPT, messages: [{ role: 'system', content: 'Be brief' }, ...messages], max_tokens: 64, stop: ['END'], user: 'u-7' });
     // gpt-4: ratio 15, completion ratio 2.
-    const expected = Math.round((5 + 5 * 2) * 15);
+    const expected = expectedCharge({ model: GPT }, { prompt: 5, completion: 5 });
     expect(before.quota - (await balances(h, c)).quota).toBe(expected);
     expect((await consumeLogs(h, c.userId))[0]).toMatchObject({ model_name: GPT, prompt_tokens: 5, completion_tokens: 5, quota: expected });
   });
@@ -120,7 +121,7 @@ describe('/v1/messages → OpenAI channel (converted)', () => {
     expect(types.slice(-3)).toEqual(['content_block_stop', 'message_delta', 'message_stop']);
     expect(final.usage).toMatchObject({ input_tokens: 3, output_tokens: 5 });
     expect(lastOpenAI()).toMatchObject({ stream: true, stream_options: { include_usage: true } });
-    expect((await consumeLogs(h, c.userId))[0]).toMatchObject({ prompt_tokens: 3, completion_tokens: 5, is_stream: 1, quota: Math.round((3 + 10) * 15) });
+    expect((await consumeLogs(h, c.userId))[0]).toMatchObject({ prompt_tokens: 3, completion_tokens: 5, is_stream: 1, quota: expectedCharge({ model: GPT }, { prompt: 3, completion: 5 }) });
   });
 
   it('round-trips a tool call: tool_calls → tool_use, tool_result → a tool message', async () => {
@@ -180,7 +181,7 @@ describe('/v1/messages → OpenAI channel (converted)', () => {
     const { countTokens } = await import('gpt-tokenizer/encoding/cl100k_base');
     const [log] = await consumeLogs(h, c.userId);
     expect(Number(log!.completion_tokens)).toBe(countTokens('Hello from'));
-    expect(Number(log!.quota)).toBe(Math.round((Number(log!.prompt_tokens) + Number(log!.completion_tokens) * 2) * 15));
+    expect(Number(log!.quota)).toBe(expectedCharge({ model: GPT }, { prompt: Number(log!.prompt_tokens), completion: Number(log!.completion_tokens) }));
   });
 });
 

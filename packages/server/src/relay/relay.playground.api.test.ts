@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUser, type ApiClient } from '../test-support/api-client.js';
+import { expectedCharge } from '../test-support/expected-charge.js';
 import { addChannel, consumeLogs, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
 import { testDbKinds } from '../test-support/test-db.js';
 
 const messages = [{ role: 'user', content: 'Hello there friend' }];
+const GROUP_RATIO = { default: 1, vip: 2, svip: 1 };
 // The fake answers 5 words to a 3-word prompt; gpt-4 costs 15 per token, completion × 2.
-const GPT4_COST = (3 + 5 * 2) * 15;
+const gpt4Cost = (group: string, prompt = 3, completion = 5) => expectedCharge({ model: 'gpt-4', group, tables: { groupRatio: GROUP_RATIO } }, { prompt, completion });
 
 describe.each(testDbKinds())('playground /pg/chat/completions on %s', (kind) => {
   let h: RelayHarness;
@@ -14,7 +16,7 @@ describe.each(testDbKinds())('playground /pg/chat/completions on %s', (kind) => 
   beforeAll(async () => {
     h = await startRelayHarness({ kind, fake: { chunkCount: 5 } });
     await addChannel(h.root, { base_url: h.fake.url, models: 'gpt-4', group: 'default,vip' });
-    expect((await h.root.put('/api/option/', { key: 'GroupRatio', value: JSON.stringify({ default: 1, vip: 2, svip: 1 }) })).body.success).toBe(true);
+    expect((await h.root.put('/api/option/', { key: 'GroupRatio', value: JSON.stringify(GROUP_RATIO) })).body.success).toBe(true);
   });
   afterAll(() => h.close());
 
@@ -47,10 +49,10 @@ describe.each(testDbKinds())('playground /pg/chat/completions on %s', (kind) => 
     expect(res.status).toBe(200);
     const body = (await res.json()) as { choices: Array<{ message: { content: string } }>; usage: { total_tokens: number } };
     expect(body.choices[0]!.message.content).toBe('Hello from the fake OpenAI');
-    expect(await quotaOf(c)).toBe(1_000_000 - GPT4_COST);
+    expect(await quotaOf(c)).toBe(1_000_000 - gpt4Cost('default'));
     const [log] = await consumeLogs(h, c.userId!);
     expect(log).toMatchObject({ token_name: 'playground-default', token_id: 0, model_name: 'gpt-4', group: 'default', is_stream: 0, prompt_tokens: 3, completion_tokens: 5 });
-    expect(Number(log!.quota)).toBe(GPT4_COST);
+    expect(Number(log!.quota)).toBe(gpt4Cost('default'));
     // No token is involved: none is created, read or debited.
     expect(await tokenRows(c)).toBe(0);
     // The playground's own field is not sent upstream.
@@ -64,10 +66,10 @@ describe.each(testDbKinds())('playground /pg/chat/completions on %s', (kind) => 
     const text = await res.text();
     expect(text).toContain('"content":"Hello"');
     expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
-    expect(await quotaOf(c)).toBe(1_000_000 - GPT4_COST * 2);
+    expect(await quotaOf(c)).toBe(1_000_000 - gpt4Cost('vip'));
     const [log] = await consumeLogs(h, c.userId!);
     expect(log).toMatchObject({ token_name: 'playground-vip', token_id: 0, group: 'vip', is_stream: 1, prompt_tokens: 3, completion_tokens: 5 });
-    expect(Number(log!.quota)).toBe(GPT4_COST * 2);
+    expect(Number(log!.quota)).toBe(gpt4Cost('vip'));
   });
 
   it('refuses a group the user may not use, charging nothing', async () => {
@@ -136,7 +138,7 @@ describe.each(testDbKinds())('playground /pg/chat/completions on %s', (kind) => 
     const completion = Number(log!.completion_tokens);
     expect(completion).toBeGreaterThan(0);
     expect(completion).toBeLessThan(5);
-    expect(Number(log!.quota)).toBe(Math.round((Number(log!.prompt_tokens) + completion * 2) * 15));
+    expect(Number(log!.quota)).toBe(gpt4Cost('default', Number(log!.prompt_tokens), completion));
     expect(await quotaOf(c)).toBe(1_000_000 - Number(log!.quota));
     expect(await h.server.ctx.db.db.selectFrom('reservations').selectAll().execute()).toHaveLength(0);
   });

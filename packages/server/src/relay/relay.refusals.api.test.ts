@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../test-support/expected-charge.js';
 import { addCaller, addChannel, anthropicClient, balances, consumeLogs, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
 import { testDbKinds } from '../test-support/test-db.js';
 
@@ -113,8 +114,8 @@ describe.each(testDbKinds())('relay refusals on %s', (kind) => {
         const r = await c.client.chat.completions.create({ model: 'unpriced-model-x', messages: [{ role: 'user', content: 'hi' }] });
         const logs = await consumeLogs(h, c.userId);
         expect(logs).toHaveLength(1);
-        // Ratio 30, completion ratio 1, group ratio 1.
-        expect(Number(logs[0]!.quota)).toBe(30 * (r.usage!.prompt_tokens + r.usage!.completion_tokens));
+        // The fallback ratio 30, completion ratio 1, group ratio 1.
+        expect(Number(logs[0]!.quota)).toBe(expectedCharge({ model: 'unpriced-model-x' }, { prompt: r.usage!.prompt_tokens, completion: r.usage!.completion_tokens }));
         expect((await balances(h, c)).quota).toBe(1_000_000 - Number(logs[0]!.quota));
       } finally {
         await h.server.ctx.options.set('AllowUnpricedModels', 'false');

@@ -1,6 +1,7 @@
 import { FAKE_TOOL_ARGUMENTS, FAKE_TOOL_INPUT, startFakeAnthropic, startFakeGemini, type FakeAnthropic, type FakeGemini } from '@modelgate/testkit';
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../test-support/expected-charge.js';
 import { addCaller, addChannel, balances, consumeLogs, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
 
 /**
@@ -15,13 +16,16 @@ const GPT = 'gpt-4';
 const VENDOR = 'gpt-4-0613';
 const CLAUDE = 'claude-3-5-sonnet-20241022';
 const GEMINI = 'gemini-2.0-flash';
+/** The ModelRatio table this file sets; completion ratios stay the shipped defaults (gpt-4 2, Claude 5, Gemini 4). */
+const MODEL_RATIO = { [GPT]: 15, [VENDOR]: 15, [CLAUDE]: 1.5, [GEMINI]: 2 };
+const charge = (model: string) => (prompt: number, completion: number) => expectedCharge({ model, tables: { modelRatio: MODEL_RATIO } }, { prompt, completion });
 const tools: OpenAI.Responses.FunctionTool[] = [{ type: 'function', name: 'get_weather', description: 'Weather of a city', parameters: { type: 'object', properties: { location: { type: 'string' } } }, strict: false }];
 
 beforeAll(async () => {
   h = await startRelayHarness();
   claude = await startFakeAnthropic({ apiKeys: ['sk-ant-upstream'] });
   gemini = await startFakeGemini({ apiKeys: ['AIza-upstream'] });
-  await h.server.ctx.options.set('ModelRatio', JSON.stringify({ [GPT]: 15, [VENDOR]: 15, [CLAUDE]: 1.5, [GEMINI]: 2 }));
+  await h.server.ctx.options.set('ModelRatio', JSON.stringify(MODEL_RATIO));
   await addChannel(h.root, { name: 'openai', base_url: h.fake.url, models: GPT });
   // An OpenAI-wire vendor that does not declare the Responses API: converted to chat.
   await addChannel(h.root, { type: 20, name: 'vendor', base_url: h.fake.url, models: VENDOR });
@@ -44,7 +48,7 @@ describe('/v1/responses → OpenAI (passthrough)', () => {
     expect(res.output_text).toBe('Hello from the fake OpenAI');
     expect(lastOpenAI()).toMatchObject({ path: '/v1/responses', body: { model: GPT, instructions: 'Be brief', input: 'Hello there friend', max_output_tokens: 50, store: false } });
     // gpt-4: ratio 15, completion ratio 2; 5 input words, 5 output.
-    const expected = Math.round((5 + 5 * 2) * 15);
+    const expected = charge(GPT)(5, 5);
     expect(before.quota - (await balances(h, c)).quota).toBe(expected);
     expect((await consumeLogs(h, c.userId))[0]).toMatchObject({ model_name: GPT, prompt_tokens: 5, completion_tokens: 5, quota: expected });
   });
@@ -66,9 +70,9 @@ describe('/v1/responses → OpenAI (passthrough)', () => {
 
 describe('/v1/responses → chat-format channels (converted)', () => {
   it.each([
-    ['an OpenAI-wire vendor', VENDOR, 'Hello from the fake OpenAI', (p: number, o: number) => Math.round((p + o * 2) * 15)],
-    ['Anthropic', CLAUDE, 'Hello from the fake Claude', (p: number, o: number) => Math.round((p + o * 5) * 1.5)],
-    ['Gemini', GEMINI, 'Hello from the fake Gemini', (p: number, o: number) => Math.round((p + o * 4) * 2)],
+    ['an OpenAI-wire vendor', VENDOR, 'Hello from the fake OpenAI', charge(VENDOR)],
+    ['Anthropic', CLAUDE, 'Hello from the fake Claude', charge(CLAUDE)],
+    ['Gemini', GEMINI, 'Hello from the fake Gemini', charge(GEMINI)],
   ] as const)('%s: a response and its stream, usage and the charge', async (_name, model, reply, price) => {
     const c = await addCaller(h);
     const before = await balances(h, c);

@@ -1,5 +1,6 @@
 import { FAKE_TOOL_INPUT, startFakeAnthropic, startFakeGemini, type FakeAnthropic, type FakeGemini } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../test-support/expected-charge.js';
 import { addCaller, addChannel, balances, consumeLogs, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
 import { INGRESSES, PNG_B64, anthropicUpstream, geminiUpstream, openaiUpstream, type MatrixCaller, type Said, type Upstream } from '../test-support/sdk-matrix.js';
 
@@ -18,7 +19,7 @@ const CLAUDE = 'claude-3-5-sonnet-20241022';
 const GEMINI = 'gemini-2.0-flash';
 /** [model ratio, completion ratio (the built-in rule for the model)]. */
 const RATIOS: Record<string, [number, number]> = { [GPT]: [15, 2], [CLAUDE]: [1.5, 5], [GEMINI]: [2, 4] };
-const price = (model: string, u: Said['usage']) => Math.round((u.prompt + Math.round(u.completion * RATIOS[model]![1])) * RATIOS[model]![0]);
+const price = (model: string, u: Said['usage']) => expectedCharge({ model, modelRatio: RATIOS[model]![0], completionRatio: RATIOS[model]![1] }, u);
 
 const upstreams: Upstream[] = [];
 

@@ -94,8 +94,6 @@ export async function relay(ctx: RelayContext, req: FastifyRequest, reply: Fasti
 async function attemptLoop(run: Run, first: RuntimeChannel, affinity?: string): Promise<void> {
   const { ctx } = run;
   const tried = new Set<number>();
-  /** Channels already given a second attempt with a refreshed credential. */
-  const refreshed = new Set<number>();
   const retries = run.auth.pinned ? 0 : Math.max(0, Math.floor(ctx.options.num('RetryTimes')));
   let ch: RuntimeChannel | undefined = first;
   for (let i = 0; ch; i++) {
@@ -113,13 +111,7 @@ async function attemptLoop(run: Run, first: RuntimeChannel, affinity?: string): 
       return;
     }
     ctx.relay.observer.attemptFailed({ channel: ch.id, status: result.error.status, retryable: result.retryable });
-    const clientLeft = run.reply.raw.destroyed && !run.reply.raw.writableEnded;
-    if (result.upstream?.staleCredentials && !refreshed.has(ch.id) && !clientLeft) {
-      // The adapter dropped a refused token: once more on this channel, with a new one.
-      refreshed.add(ch.id);
-      run.req.log.info({ channel: ch.id, code: result.error.code }, `channel #${ch.id}: credential refused, retrying with a fresh one`);
-      continue;
-    }
+    // A refused cached credential was already replaced and retried once by the upstream client (upstream-client.ts).
     run.req.log.warn({ channel: ch.id, status: result.error.status, code: result.error.code }, `relay error (channel #${ch.id}, status code: ${result.error.status})`);
     if (result.upstream?.disablesChannel && ch.autoBan && ctx.options.bool('AutomaticDisableChannelEnabled')) {
       await ctx.relay.autoDisableChannel(ch.id, result.upstream.message.slice(0, 500)).catch((err: unknown) => run.req.log.error({ err }, 'auto-disable failed'));

@@ -1,5 +1,6 @@
 import { Agent, buildConnector, request, type Dispatcher } from 'undici';
 import type { UpstreamGuard } from '../net/upstream-guard.js';
+import type { TransportReply } from './adapters/types.js';
 import type { WireError } from './formats/types.js';
 
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -57,8 +58,30 @@ export interface UpstreamSideCall {
 
 /** One side call; rejects on a transport failure, a refused target or the time cap (the error's name is then TimeoutError). */
 export async function upstreamSideCall(url: string, init: UpstreamSideCall): Promise<{ status: number; text: string }> {
-  const res = await request(url, { method: init.method, headers: init.headers, body: init.body, dispatcher: sideDispatcher(init.guard), signal: AbortSignal.timeout(init.timeoutMs) });
-  return { status: res.statusCode, text: await res.body.text() };
+  const res = await sendUpstream(url, { method: init.method, headers: init.headers ?? {}, body: init.body, dispatcher: sideDispatcher(init.guard), signal: AbortSignal.timeout(init.timeoutMs) });
+  return { status: res.statusCode, text: (await readBody(res.body)).toString('utf8') };
+}
+
+/** One HTTP request to an upstream, as `sendUpstream` makes it. */
+export interface UpstreamSend {
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: Buffer | string;
+  /** The pool: the relay's (`RelayServices.dispatcherFor`) or the side calls'. */
+  dispatcher: Dispatcher;
+  signal?: AbortSignal;
+  /** The most to wait for the reply's headers, ms (0: none); absent: the pool's own (RELAY_TIMEOUT). */
+  headersTimeout?: number;
+}
+
+/**
+ * The process's one raw HTTP request to an upstream: the relay's attempts, channel probes and
+ * follow-ups (through relay/upstream-client.ts) and adapters' side calls all end here, so which
+ * pool, which guard and which time limits apply is decided in one place. No redirects are followed.
+ */
+export async function sendUpstream(url: string, init: UpstreamSend): Promise<TransportReply> {
+  const res = await request(url, { method: init.method, headers: init.headers, body: init.body, dispatcher: init.dispatcher, signal: init.signal, headersTimeout: init.headersTimeout });
+  return { statusCode: res.statusCode, headers: res.headers, body: res.body };
 }
 
 /**

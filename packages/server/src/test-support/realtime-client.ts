@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import { WebSocket } from 'ws';
 import { reconcile } from '../ledger/reconcile.js';
 import { RELEASED, SETTLED } from '../ledger/statements.js';
+import { expectedCharge } from './expected-charge.js';
 import type { RelayHarness, TestCaller } from './relay-fixtures.js';
 
 /** Helpers of the `/v1/realtime` tests (relay/relay.realtime.test.ts, relay/realtime/*.test.ts). */
@@ -125,18 +126,20 @@ export interface RtUsage {
 }
 
 /**
- * gpt-4o-realtime-preview: ModelRatio 2.5, completion ratio 4 (gpt-4o*), cache ratio 0.5,
- * audio ratio 20 and audio completion ratio 2 (reference §5.1), group ratio 1.
+ * The quota of a realtime response's usage: gpt-4o-realtime-preview at its shipped prices (ModelRatio
+ * 2.5, completion ratio 4, cache ratio 0.5, audio ratio 20, audio completion ratio 2), group ratio 1.
  */
 export function expectedRealtimeQuota(u: RtUsage): number {
-  const cached = u.input_token_details.cached_tokens;
-  const audioIn = u.input_token_details.audio_tokens;
-  const audioOut = u.output_token_details.audio_tokens;
-  const textIn = u.input_tokens - cached - audioIn;
-  const textOut = u.output_tokens - audioOut;
-  const text = textIn + cached * 0.5 + Math.round(textOut * 4);
-  const audio = audioIn || audioOut ? Math.round(audioIn * 20 + audioOut * 20 * 2) : 0;
-  return Math.round((text + audio) * 2.5);
+  return expectedCharge(
+    { model: REALTIME_MODEL },
+    {
+      prompt: u.input_tokens,
+      completion: u.output_tokens,
+      cached: u.input_token_details.cached_tokens,
+      audioIn: u.input_token_details.audio_tokens,
+      audioOut: u.output_token_details.audio_tokens,
+    },
+  );
 }
 
 export async function textTurn(client: RealtimeClient, text: string): Promise<RtUsage> {

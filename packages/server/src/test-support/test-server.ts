@@ -10,6 +10,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { formatReconciliation, reconcile } from '../ledger/reconcile.js';
 import { connectRedis } from '../http/redis-rate-limit.js';
 import { createLogger, type Logger } from '../log/logger.js';
+import { loadProviders } from '../relay/adapters/registry.js';
 import { createTestDatabase, type TestDatabase } from './test-db.js';
 
 /**
@@ -73,6 +74,8 @@ export async function startTestServer(
   // Every answer is checked against its route's response schema; a mismatch fails the test file.
   const mismatches: string[] = [];
   const routes: RouteOptions[] = [];
+  // The provider folders register their adapters and formats before the first request (main.ts does the same).
+  await loadProviders();
   const app = await buildApp(ctx, { checkResponses: true, onResponseMismatch: (m) => mismatches.push(m), onRoute: (r) => routes.push(r) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;

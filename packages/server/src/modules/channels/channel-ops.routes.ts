@@ -1,6 +1,5 @@
 import { ChannelType, isRootRole, SERVER_MESSAGES, type ServerMessageCode } from '@modelgate/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { request } from 'undici';
 import type { AppContext } from '../../context.js';
 import { authGuards, caller } from '../../http/auth.js';
 import { AppError, localise } from '../../http/errors.js';
@@ -8,8 +7,10 @@ import { ok } from '../../http/reply.js';
 import { routeDeclarer } from '../../http/schema.js';
 import type { ChannelRow } from '../../db/schema.js';
 import { adapterFor } from '../../relay/adapters/registry.js';
+import { getChain } from '../../relay/upstream-client.js';
+import { probeFailure, probeWords } from './channel-probe.js';
 import { assertChannelTarget } from './channel-target-guard.js';
-import { channelSecrets, failureMessage, maskSecrets, transportFailure, type UpstreamFailure } from './upstream-failure.js';
+import { channelSecrets, failureMessage, maskSecrets, type UpstreamFailure } from './upstream-failure.js';
 
 /** The part of the application context this file uses. */
 type Deps = Pick<AppContext, 'channelOps' | 'channels' | 'options' | 'relay' | 'sessions' | 'users'>;
@@ -71,45 +72,33 @@ export function channelOpsRoutes(app: FastifyInstance, ctx: Deps): void {
    * Failures name a status or transport code only; what the upstream said goes to the log.
    */
   const fetchModels = async (req: FastifyRequest, type: number, baseUrl: string, key: string, trusted: boolean): Promise<string[]> => {
-    // Root's (or a root-placed channel's) target goes through the relay's pool; any other is checked when connecting, like the relay.
-    const dispatcher = ctx.relay.dispatcherFor(trusted ? {} : { guard: ctx.relay.guard });
     const adapter = adapterFor(type) ?? adapterFor(ChannelType.OpenAI)!;
     const base = baseUrl.trim().replace(/\/+$/, '');
     if (base && !/^https?:\/\//.test(base)) throw new AppError('CHANNEL_BASE_URL_INVALID');
-    const target = { id: 0, type, key: key.trim(), baseUrl: base, other: '', organization: '', setting: {} };
-    const models: string[] = [];
-    let page: string | undefined;
-    for (let i = 0; i < MAX_PAGES; i++) {
-      const { url, headers } = adapter.modelListRequest(target, page);
-      const failed = (detail: string, upstream: string): AppError => {
-        // The key may ride in the URL (PaLM's ?key=) or be echoed back: masked before it is logged.
-        req.log.warn({ url: maskSecrets(url, [key.trim()]), detail, upstream: maskSecrets(upstream.slice(0, 2000), [key.trim()]) }, 'channel model fetch failed');
-        return new AppError('CHANNEL_FETCH_MODELS_FAILED', 200, detail);
-      };
-      let res;
-      let body;
-      try {
-        res = await request(url, { headers, dispatcher, signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
-        body = await res.body.text();
-      } catch (err) {
-        const failure = transportFailure(err, FETCH_TIMEOUT_MS);
-        if (failure.code === 'CHANNEL_TARGET_REFUSED') throw new AppError('CHANNEL_TARGET_REFUSED');
-        throw failed(failure.detail, (err as Error).message);
-      }
-      if (res.statusCode !== 200) throw failed(`HTTP ${res.statusCode}`, body);
-      let json: unknown;
-      try {
-        json = JSON.parse(body);
-      } catch {
-        throw failed('invalid JSON', body);
-      }
-      if (json && typeof json === 'object' && (json as { error?: unknown }).error) throw failed('HTTP 200: error object', body);
-      const list = adapter.readModelList(json);
-      models.push(...list.models);
-      page = list.next;
-      if (!page) break;
+    // Root's (or a root-placed channel's) target goes through the relay's pool; any other is checked when connecting, like the relay.
+    const target = { id: 0, type, key: key.trim(), baseUrl: base, other: '', organization: '', setting: {}, guard: trusted ? undefined : ctx.relay.guard };
+    // The pages, one GET each through the relay's exchange, until the adapter names no next page.
+    const got = await getChain({
+      pools: ctx.relay,
+      adapter,
+      target,
+      lang: 'en',
+      timeoutMs: FETCH_TIMEOUT_MS,
+      next: (pages) => {
+        if (pages.length === 0) return adapter.modelListRequest(target);
+        const next = pages.length < MAX_PAGES ? adapter.readModelList(pages.at(-1)).next : undefined;
+        return next ? adapter.modelListRequest(target, next) : undefined;
+      },
+    });
+    if (!got.ok) {
+      const failure = probeFailure(got, 'invalid JSON', FETCH_TIMEOUT_MS);
+      if (failure.code === 'CHANNEL_TARGET_REFUSED') throw new AppError('CHANNEL_TARGET_REFUSED');
+      // The key may ride in the URL (PaLM's ?key=) or be echoed back: masked before it is logged.
+      const upstream = got.text ?? probeWords(got, FETCH_TIMEOUT_MS);
+      req.log.warn({ url: maskSecrets(got.url, [key.trim()]), detail: failure.detail, upstream: maskSecrets(upstream.slice(0, 2000), [key.trim()]) }, 'channel model fetch failed');
+      throw new AppError('CHANNEL_FETCH_MODELS_FAILED', 200, failure.detail);
     }
-    return [...new Set(models)];
+    return [...new Set(got.replies.flatMap((page) => adapter.readModelList(page).models))];
   };
 
   declare('GET /api/channel/fetch_models/:id', {}, async (req) => {

@@ -1,5 +1,4 @@
 import { ChannelStatus, channelTargetProblem, channelTypeInfo, DEFAULT_CNY_PER_USD } from '@modelgate/shared';
-import { request } from 'undici';
 import type { Config } from '../../config/config.js';
 import type { Logger } from '../../log/logger.js';
 import type { RelayServices } from '../../relay/relay-services.js';
@@ -10,11 +9,13 @@ import { AppError } from '../../http/errors.js';
 import { nowSec } from '../../http/reply.js';
 import { outboundAllowList } from '../../net/address-policy.js';
 import { adapterFor } from '../../relay/adapters/registry.js';
-import { MODE_FORMAT, SigningError, type ConvertedReply, type UpstreamCall, type UpstreamError } from '../../relay/adapters/types.js';
+import { MODE_FORMAT, type Adapter, type ConvertedReply, type UpstreamCall, type UpstreamError } from '../../relay/adapters/types.js';
 import { toRuntime } from '../../relay/channel-cache.js';
-import { readBody } from '../../relay/upstream.js';
+import { isObj } from '../../relay/formats/shared/wire.js';
 import type { ConvertContext, WireError } from '../../relay/formats/types.js';
-import { targetRefused, transportFailure, UpstreamFailureError, type UpstreamFailure } from './upstream-failure.js';
+import { exchange, getChain, type UpstreamBuffered, type UpstreamFailed } from '../../relay/upstream-client.js';
+import { probeFailure, probeWords } from './channel-probe.js';
+import { transportFailure, type UpstreamFailure } from './upstream-failure.js';
 
 export interface TestResult {
   success: boolean;
@@ -120,60 +121,36 @@ export class ChannelOps {
     const started = performance.now();
     let result: TestResult;
     try {
-      const req = await adapter.sign(await adapter.buildRequest(call, { body, raw: Buffer.from(JSON.stringify(body)), contentType: 'application/json', callerModel: model, cx }), call);
-      const signal = AbortSignal.timeout(TEST_TIMEOUT_MS);
-      // An adapter with its own transport (a WebSocket upstream) answers HTTP-shaped, like the relay reads it.
-      const res = adapter.transport
-        ? await adapter.transport(req, call, { signal, firstFrameTimeoutMs: TEST_TIMEOUT_MS })
-        : await request(req.url, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', accept: 'application/json', ...req.headers },
-            body: req.body,
-            dispatcher: this.deps.relay.dispatcherFor(ch.target),
-            signal,
-          });
-      const text = (await readBody(res.body)).toString('utf8');
+      const built = await adapter.buildRequest(call, { body, raw: Buffer.from(JSON.stringify(body)), contentType: 'application/json', callerModel: model, cx });
+      // The relay's own exchange: signing, the channel's pool, error reading, one retry with a fresh credential.
+      const got = await exchange(built, { pools: this.deps.relay, adapter, call, statusMapping: ch.statusCodeMapping, headers: { 'content-type': 'application/json', accept: 'application/json' }, timeoutMs: TEST_TIMEOUT_MS, lang: 'en' });
       const time = (performance.now() - started) / 1000;
-      let error: WireError | UpstreamError | undefined;
-      let failure: UpstreamFailure | undefined;
-      const bad = (detail: string): UpstreamFailure => ({ code: 'CHANNEL_UPSTREAM_BAD_RESPONSE', detail });
-      if (res.statusCode !== 200) {
-        error = adapter.classifyError(res.statusCode, res.statusCode, text, res.headers);
-        failure = { code: 'CHANNEL_UPSTREAM_STATUS', detail: `HTTP ${res.statusCode}` };
-      } else {
-        try {
-          const json = JSON.parse(text) as Record<string, unknown>;
-          if (adapter.isErrorReply(call, json)) {
-            error = adapter.classifyError(res.statusCode, res.statusCode, text);
-            failure = bad('HTTP 200: error object');
-          } else if (mode === 'chat' && !reportsOrCountsUsage(adapter.convertResponse(call, json, cx))) {
-            error = { status: 200, type: 'invalid_response', code: null, param: null, message: 'upstream answered without usage' };
-            failure = bad('HTTP 200: no usage');
-          }
-        } catch {
-          error = { status: 200, type: 'invalid_response', code: null, param: null, message: 'upstream answered with invalid JSON' };
-          failure = bad('HTTP 200: not JSON');
-        }
-      }
-      result = error ? { success: false, message: error.message, time, error, failure } : { success: true, message: '', time };
+      result = got.ok ? this.judgeReply(got.kind === 'buffered' ? got : undefined, adapter, call, cx, time) : this.failedTest(row, got, time);
     } catch (err) {
+      // A body the adapter refused before sending, or a follow-up that broke: said like a transport failure.
       const time = (performance.now() - started) / 1000;
-      if (err instanceof SigningError && !targetRefused(err)) {
-        // A target saved before its rule (channel-targets.ts) is refused by the adapter: the rule is what the admin is told.
-        const rule = err.upstream.code === 'channel_target_invalid' ? channelTargetProblem(Number(row.type), row) : undefined;
-        // Credentials that could not sign (a refused token exchange): the provider's message and its disable judgement.
-        result = rule
-          ? { success: false, message: rule, time, error: err.upstream }
-          : { success: false, message: err.upstream.message, time, error: err.upstream, failure: { code: 'CHANNEL_UPSTREAM_STATUS', detail: `HTTP ${err.upstream.status}` } };
-        await this.deps.channels.setStats(row.id, { response_time: Math.round(time * 1000), test_time: nowSec() });
-        return result;
-      }
       const failure = transportFailure(err, TEST_TIMEOUT_MS);
-      const message = (err as Error).name === 'TimeoutError' ? failure.detail : (err as Error).message;
+      const message = (err as Error).message;
       result = { success: false, message, time, error: { status: 0, type: 'do_request_failed', code: null, param: null, message }, failure };
     }
     await this.deps.channels.setStats(row.id, { response_time: Math.round(result.time * 1000), test_time: nowSec() });
     return result;
+  }
+
+  /** A test whose exchange failed: the relay's error for it, and what an admin is told. */
+  private failedTest(row: ChannelRow, f: UpstreamFailed, time: number): TestResult {
+    // A target saved before its rule (channel-targets.ts) is refused by the adapter: the rule is what the admin is told.
+    const rule = f.stage === 'sign' && f.error.code === 'channel_target_invalid' ? channelTargetProblem(Number(row.type), row) : undefined;
+    if (rule) return { success: false, message: rule, time, error: f.error };
+    return { success: false, message: probeWords(f, TEST_TIMEOUT_MS), time, error: f.error, failure: probeFailure(f, 'HTTP 200: not JSON', TEST_TIMEOUT_MS) };
+  }
+
+  /** A 2xx test reply is good when it is JSON and, for chat, carries (or can be counted for) usage. */
+  private judgeReply(got: UpstreamBuffered | undefined, adapter: Adapter, call: UpstreamCall, cx: ConvertContext, time: number): TestResult {
+    const bad = (detail: string, message: string): TestResult => ({ success: false, message, time, error: { status: 200, type: 'invalid_response', code: null, param: null, message }, failure: { code: 'CHANNEL_UPSTREAM_BAD_RESPONSE', detail } });
+    if (!got?.json) return bad(`HTTP ${got?.status ?? 200}: not JSON`, 'upstream answered with invalid JSON');
+    if (call.mode === 'chat' && !reportsOrCountsUsage(adapter.convertResponse(call, got.json, cx))) return bad(`HTTP ${got.status}: no usage`, 'upstream answered without usage');
+    return { success: true, message: '', time };
   }
 
   /**
@@ -233,48 +210,26 @@ export class ChannelOps {
     if (!query) return { success: false, message: 'CHANNEL_BALANCE_UNSUPPORTED', balance: 0 };
     const ch = this.runtime(row);
     if (!ch) return { success: false, message: 'CHANNEL_KEY_UNREADABLE', balance: 0 };
-    const getJson = async (url: string, headers: Record<string, string>): Promise<Record<string, unknown>> => {
-      let res;
-      let text;
-      try {
-        res = await request(url, { headers, dispatcher: this.deps.relay.dispatcherFor(ch.target), signal: AbortSignal.timeout(TEST_TIMEOUT_MS) });
-        text = await res.body.text();
-      } catch (err) {
-        throw new UpstreamFailureError(transportFailure(err, TEST_TIMEOUT_MS), (err as Error).message);
-      }
-      if (res.statusCode !== 200) {
-        throw new UpstreamFailureError({ code: 'CHANNEL_UPSTREAM_STATUS', detail: `HTTP ${res.statusCode}` }, `${res.statusCode}: ${text.slice(0, 200)}`);
-      }
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        // Not JSON.parse's own message: V8 quotes the start of the text in it.
-        json = undefined;
-      }
-      if (!json || typeof json !== 'object' || Array.isArray(json)) {
-        throw new UpstreamFailureError({ code: 'CHANNEL_UPSTREAM_BAD_RESPONSE', detail: 'HTTP 200: not a JSON object' }, `not a JSON object: ${text.slice(0, 200)}`);
-      }
-      if ((json as { error?: unknown }).error) {
-        throw new UpstreamFailureError({ code: 'CHANNEL_UPSTREAM_BAD_RESPONSE', detail: 'HTTP 200: error object' }, `error object: ${text.slice(0, 200)}`);
-      }
-      return json as Record<string, unknown>;
-    };
-    try {
-      const replies: Record<string, unknown>[] = [];
-      for (let next = query.request(ch.target, replies); next; next = query.request(ch.target, replies)) replies.push(await getJson(next.url, next.headers));
-      // Balances are kept in USD; a provider that answers in yuan is converted at the Price option's rate.
-      const price = this.deps.options.num('Price');
-      const balance = query.read(replies, { ch: ch.target, cnyPerUsd: price > 0 ? price : DEFAULT_CNY_PER_USD });
-      if (typeof balance !== 'number') {
-        throw new UpstreamFailureError({ code: 'CHANNEL_UPSTREAM_BAD_RESPONSE', detail: 'HTTP 200: no numeric balance' }, balance.error);
-      }
-      await this.deps.channels.setStats(row.id, { balance, balance_updated_time: nowSec() });
-      return { success: true, message: '', balance };
-    } catch (err) {
-      if (err instanceof UpstreamFailureError) return { success: false, message: err.upstream, balance: 0, failure: err.failure };
-      throw err;
-    }
+    // The adapter's queries one after another, each through the relay's exchange (pool, time cap, error reading, fresh-credential retry).
+    const got = await getChain({
+      pools: this.deps.relay,
+      adapter: adapterFor(row.type)!,
+      target: ch.target,
+      statusMapping: ch.statusCodeMapping,
+      lang: 'en',
+      timeoutMs: TEST_TIMEOUT_MS,
+      next: (replies) => (replies.every(isObj) ? query.request(ch.target, replies) : undefined),
+    });
+    const notObject = 'HTTP 200: not a JSON object';
+    if (!got.ok) return { success: false, message: probeWords(got, TEST_TIMEOUT_MS), balance: 0, failure: probeFailure(got, notObject, TEST_TIMEOUT_MS) };
+    const replies = got.replies.filter(isObj);
+    if (replies.length !== got.replies.length) return { success: false, message: 'the upstream answered with JSON that is not an object', balance: 0, failure: { code: 'CHANNEL_UPSTREAM_BAD_RESPONSE', detail: notObject } };
+    // Balances are kept in USD; a provider that answers in yuan is converted at the Price option's rate.
+    const price = this.deps.options.num('Price');
+    const balance = query.read(replies, { ch: ch.target, cnyPerUsd: price > 0 ? price : DEFAULT_CNY_PER_USD });
+    if (typeof balance !== 'number') return { success: false, message: balance.error, balance: 0, failure: { code: 'CHANNEL_UPSTREAM_BAD_RESPONSE', detail: 'HTTP 200: no numeric balance' } };
+    await this.deps.channels.setStats(row.id, { balance, balance_updated_time: nowSec() });
+    return { success: true, message: '', balance };
   }
 
   /** Updates every enabled balance-capable channel; one at or below zero is auto-disabled. */

@@ -16,16 +16,6 @@ export interface UpstreamFailure {
   detail: string;
 }
 
-export class UpstreamFailureError extends Error {
-  constructor(
-    readonly failure: UpstreamFailure,
-    /** What the upstream said (or the transport error): for logs and root. */
-    readonly upstream: string,
-  ) {
-    super(upstream);
-  }
-}
-
 /**
  * A transport error as a code (`ECONNREFUSED`, `UND_ERR_CONNECT_TIMEOUT`) or our timeout text; a
  * target the connect-time guard refused is said as such, naming no address (the log has it).

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CACHE_RATIO, DEFAULT_CREATE_CACHE_RATIO } from '@modelgate/shared';
 import { ApiClient } from '../../test-support/api-client.js';
+import { expectedPerCallCharge } from '../../test-support/expected-charge.js';
 import { addCaller, addChannel, consumeLogs, startRelayHarness, type RelayHarness } from '../../test-support/relay-fixtures.js';
 import { testDbKinds } from '../../test-support/test-db.js';
 
@@ -55,7 +56,7 @@ describe.each(testDbKinds())('pricing on %s', (kind) => {
     const c = await addCaller(h);
     await c.client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
     const [log] = await consumeLogs(h, c.userId);
-    expect(Number(log!.quota)).toBe(0.02 * 500_000);
+    expect(Number(log!.quota)).toBe(expectedPerCallCharge({ model: 'gpt-4o-mini', tables: { modelPrice: { 'gpt-4o-mini': 0.02 } } }));
     expect(JSON.parse(log!.other)).toMatchObject({ model_price: 0.02 });
   });
 

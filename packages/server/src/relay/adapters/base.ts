@@ -5,7 +5,7 @@ import { sseEvents } from '../formats/sse.js';
 import type { ConvertContext, FormatSpec, WireError, WireFormat } from '../formats/types.js';
 import { credentialsDead, defaultRetryable } from '../upstream.js';
 import { isObj } from '../formats/shared/wire.js';
-import type { Adapter, ChannelTarget, ConvertedReply, ModelListRequest, RelayMode, ReplyHeaders, RequestInput, StreamTransformer, UpstreamCall, UpstreamError, UpstreamRequest } from './types.js';
+import { CONTRACT_VERSION, type Adapter, type ChannelTarget, type ConvertedReply, type ModelListRequest, type RelayMode, type ReplyHeaders, type RequestInput, type StreamTransformer, type UpstreamCall, type UpstreamError, type UpstreamRequest } from './types.js';
 
 export type { ModelListRequest } from './types.js';
 
@@ -35,7 +35,7 @@ function capMaxTokens(spec: FormatSpec, body: Record<string, unknown>, call: Ups
  * only says where requests go, how they authenticate, its body quirks and how to read its errors.
  */
 export abstract class AdapterBase implements Adapter {
-  readonly contract = 2 as const;
+  readonly contract = CONTRACT_VERSION;
   abstract readonly slug: string;
   abstract readonly types: readonly number[];
   abstract readonly defaultBaseUrl: string;

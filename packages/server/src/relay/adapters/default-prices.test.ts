@@ -8,7 +8,7 @@ import {
   priceFor,
 } from '@modelgate/shared';
 import { describe, expect, it } from 'vitest';
-import { ADAPTERS, allBuiltinModels } from './registry.js';
+import { allBuiltinModels, registeredAdapters } from './registry.js';
 
 /**
  * Catalogue models a fresh install may leave unpriced, each with the reason. Nothing is exempt
@@ -22,7 +22,7 @@ const priced = (m: string) => Object.hasOwn(DEFAULT_MODEL_RATIO, m) || Object.ha
 
 describe('default prices', () => {
   it('price every model an adapter ships, so a fresh install refuses none of them as unpriced', () => {
-    const unpriced = ADAPTERS.flatMap((a) => a.models.filter((m) => !priced(m) && !Object.hasOwn(UNPRICED_EXEMPT, m)).map((m) => `${a.slug}: ${m}`));
+    const unpriced = registeredAdapters().flatMap((a) => a.models.filter((m) => !priced(m) && !Object.hasOwn(UNPRICED_EXEMPT, m)).map((m) => `${a.slug}: ${m}`));
     expect(unpriced).toEqual([]);
     // An exemption names a catalogue model that really has no price.
     for (const m of Object.keys(UNPRICED_EXEMPT)) expect(allBuiltinModels().includes(m) && !priced(m), m).toBe(true);

@@ -1,10 +1,30 @@
 /**
- * The adapter contract, version 2 (docs/architecture.md#adapters). An adapter knows one kind of
+ * The adapter contract, version 3 (docs/architecture.md#adapters). An adapter knows one kind of
  * upstream: the wire format it speaks per mode, how to build (and sign) a request from the
  * caller's, how to read the reply and the stream back into the caller's format, its usage, and
- * how to classify its errors. Conversions between formats live once under `relay/formats/`; an
- * adapter composes them. It never touches the client socket, the database or billing. An upstream
- * that is not reached by an HTTP POST supplies an optional `transport` (contract 2, additive).
+ * how to classify its errors. Conversions between formats live once under `relay/formats/` (the
+ * hub) or in the provider's folder; an adapter composes them. It never touches the client socket,
+ * the database or billing.
+ *
+ * Changelog (bump CONTRACT_VERSION whenever an adapter written for the old shape would no longer
+ * compile or would behave differently; the registry refuses any other version):
+ * - 1 (a21b501): `url`/`headers`/`prepareBody`/`parseError` per call, OpenAI wire only, a `stream` flag.
+ * - 2 (ea1a94c): wire formats per mode (`formats`, `upstreamFormat`), `buildRequest` from the
+ *   caller's body with a `ConvertContext`, `sign` after the body is final, `convertResponse` and
+ *   `streamTransformer` into the caller's format, `classifyError(status, upstreamStatus, body)`,
+ *   model lists. Then changed five times without a bump:
+ *   - ead662d: `buildRequest` may return a promise (images fetched for inline-only upstreams);
+ *   - b9908f5: the `rerank` mode, `upstreamFormat(…, model)`, the required `isStreamReply`,
+ *     `classifyError(…, headers)`, `SigningError` thrown by `sign`;
+ *   - 6d7c40a: `UpstreamError.staleCredentials`, `UpstreamCall.userId`, the optional `balance` query;
+ *   - 41a176e: the `image-edits`, `image-variations` and `realtime` modes, optional `transport` and
+ *     `followUp`;
+ *   - a767320, ac76df2, 3abca78 (additive): `UpstreamCall.outboundAllow`, `ChannelTarget.guard`,
+ *     `RequestInput.refuseBelow`.
+ * - 3: providers register themselves. A folder `relay/adapters/<slug>/` with an `adapter` module
+ *   exporting `adapters` (and optionally `formats`, its wire formats and converters) is discovered
+ *   by `loadProviders()` (registry.ts), which every relaying entry point awaits; nothing outside the
+ *   folder lists it. Channel types are named through `ChannelType` from @modelgate/shared.
  */
 import type { Usage } from '@modelgate/shared';
 import type { IpMatcher } from '../../http/ip-list.js';
@@ -227,9 +247,12 @@ export interface ModelListRequest {
   headers: Record<string, string>;
 }
 
+/** The contract version every registered adapter implements (see the changelog above). */
+export const CONTRACT_VERSION = 3;
+
 export interface Adapter {
   /** The contract this adapter implements; the registry refuses any other. */
-  readonly contract: 2;
+  readonly contract: typeof CONTRACT_VERSION;
   /** Folder name, also used in test names. */
   readonly slug: string;
   readonly types: readonly number[];

@@ -1,5 +1,6 @@
 import { DEFAULT_CACHE_RATIO } from '@modelgate/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../../test-support/expected-charge.js';
 import { addCaller, addChannel, balances, consumeLogs, spentBy, startRelayHarness, type RelayHarness } from '../../test-support/relay-fixtures.js';
 
 /**
@@ -18,8 +19,8 @@ afterAll(() => h.close());
 
 const messages = [{ role: 'user' as const, content: 'Summarise the repository layout and the build steps in a few short sentences please' }];
 
-/** gpt-5: model ratio 0.625, completion ratio 8 (a fixed rule). */
-const gpt5 = (prompt: number, completion: number, cacheRatio: number) => Math.round((prompt - CACHED + CACHED * cacheRatio + completion * 8) * 0.625);
+/** gpt-5: model ratio 0.625, completion ratio 8 (a fixed rule); the cache ratio is the one the test expects in force. */
+const gpt5 = (prompt: number, completion: number, cacheRatio: number) => expectedCharge({ model: 'gpt-5', cacheRatio }, { prompt, cached: CACHED, completion });
 
 async function call() {
   const c = await addCaller(h);

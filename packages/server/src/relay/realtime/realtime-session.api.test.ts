@@ -1,5 +1,6 @@
 import { realtimeUsage, startFakeRealtime, type FakeRealtime, type RealtimeConnection } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../../test-support/expected-charge.js';
 import { connectRealtime, eventually, expectedRealtimeQuota, ledgerOutcomes, REALTIME_MODEL as MODEL, settledLedger, type RealtimeClient } from '../../test-support/realtime-client.js';
 import { addCaller, addChannel, balances, consumeLogs, startRelayHarness, type RelayHarness, type TestCaller } from '../../test-support/relay-fixtures.js';
 import { testDbKinds } from '../../test-support/test-db.js';
@@ -118,6 +119,7 @@ describe.each(testDbKinds())('realtime: a response in flight when the client lea
     });
     // "Hello from": 2 text tokens (o200k); 24 000 bytes of audio: 10 tokens.
     // round((round(2 × 4) + round(10 × 20 × 2)) × 2.5) = round(408 × 2.5) = 1 020.
+    expect(expectedCharge({ model: MODEL }, { completion: 12, audioOut: 10 })).toBe(1020);
     const after = await balances(h, c);
     expect(before.quota - after.quota).toBe(1020);
     expect(before.remain - after.remain).toBe(1020);

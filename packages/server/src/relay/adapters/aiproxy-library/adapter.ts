@@ -83,3 +83,6 @@ class AIProxyLibraryAdapter extends OpenAIWireAdapter {
 }
 
 export const adapter = new AIProxyLibraryAdapter();
+
+/** This folder's provider unit: discovered by registry.ts `loadProviders()`. */
+export const adapters = [adapter];

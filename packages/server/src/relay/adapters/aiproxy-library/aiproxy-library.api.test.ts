@@ -1,6 +1,7 @@
 import { FAKE_AIPROXY_ANSWER, FAKE_AIPROXY_DOCUMENTS, FAKE_AIPROXY_LIBRARY_ID, startFakeAIProxyLibrary, type FakeAIProxyLibrary } from '@modelgate/testkit';
 import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../../../test-support/expected-charge.js';
 import { addCaller, addChannel, anthropicClient, balances, consumeLogs, spentBy, startRelayHarness, type RelayHarness, type TestCaller } from '../../../test-support/relay-fixtures.js';
 
 /**
@@ -38,7 +39,7 @@ afterAll(async () => {
 });
 
 const last = () => lib.requests.at(-1)!;
-const charge = (prompt: number, completion: number) => Math.round((prompt + completion * 3) * 2);
+const charge = (prompt: number, completion: number) => expectedCharge({ modelRatio: 2, completionRatio: 3 }, { prompt, completion });
 
 const spent = (c: TestCaller, fn: () => Promise<unknown>) => spentBy(h, c, fn);
 

@@ -130,3 +130,6 @@ class AliAdapter extends AdapterBase {
 }
 
 export const adapter = new AliAdapter();
+
+/** This folder's provider unit: discovered by registry.ts `loadProviders()`. */
+export const adapters = [adapter];

@@ -2,6 +2,7 @@ import { FAKE_DASHSCOPE_KEY, FAKE_QWEN_WORDS, startFakeDashScope, type FakeDashS
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { aliTaskPolling } from './adapter.js';
 import { DEFAULT_TASK_POLLING } from './image-task.js';
+import { expectedCharge } from '../../../test-support/expected-charge.js';
 import { addCaller, addChannel, balances, consumeLogs, spentBy, startRelayHarness, type RelayHarness, type TestCaller } from '../../../test-support/relay-fixtures.js';
 
 /**
@@ -114,7 +115,7 @@ describe('DashScope image synthesis (async task)', () => {
 });
 
 describe('DashScope compatible mode (base URL ending /compatible-mode)', () => {
-  const charge = (prompt: number, completion: number) => Math.round((prompt + completion * 3) * 2);
+  const charge = (prompt: number, completion: number) => expectedCharge({ modelRatio: 2, completionRatio: 3 }, { prompt, completion });
 
   it('chat goes to /compatible-mode/v1/chat/completions in OpenAI`s shape, top_p clamped; exact charge', async () => {
     const c = await addCaller(h);

@@ -1,5 +1,6 @@
 import { dashscopePromptTokens, FAKE_DASHSCOPE_KEY, startFakeDashScope, type FakeDashScope } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../../../test-support/expected-charge.js';
 import { addCaller, addChannel, anthropicClient, balances, consumeLogs, priceModels, spentBy, startRelayHarness, type RelayHarness, type TestCaller } from '../../../test-support/relay-fixtures.js';
 
 /**
@@ -31,7 +32,7 @@ afterAll(async () => {
 
 const last = () => ds.requests.at(-1)!;
 const lastBody = () => last().body as Record<string, unknown>;
-const charge = (prompt: number, completion: number, ratio: number, completionRatio: number) => Math.round((prompt + completion * completionRatio) * ratio);
+const charge = (prompt: number, completion: number, modelRatio: number, completionRatio: number) => expectedCharge({ modelRatio, completionRatio }, { prompt, completion });
 const GEN = '/api/v1/services/aigc/text-generation/generation';
 
 const spent = (c: TestCaller, fn: () => Promise<unknown>) => spentBy(h, c, fn);

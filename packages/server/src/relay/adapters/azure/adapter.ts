@@ -13,7 +13,7 @@ class AzureAdapter extends OpenAIWireAdapter {
   constructor() {
     super({
       slug: 'azure',
-      types: [3],
+      types: [ChannelType.Azure],
       streamOptions: true,
       // Azure serves image edits for gpt-image-1 deployments but no variations endpoint (refused 501);
       // realtime lives at /openai/realtime?deployment= (providers-international §8.5).
@@ -35,3 +35,6 @@ class AzureAdapter extends OpenAIWireAdapter {
 }
 
 export const adapter = new AzureAdapter();
+
+/** This folder's provider unit: discovered by registry.ts `loadProviders()`. */
+export const adapters = [adapter];

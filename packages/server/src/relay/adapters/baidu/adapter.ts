@@ -139,3 +139,6 @@ class BaiduAdapter extends AdapterBase {
 }
 
 export const adapter = new BaiduAdapter();
+
+/** This folder's provider unit: discovered by registry.ts `loadProviders()`. */
+export const adapters = [adapter];

@@ -1,5 +1,6 @@
 import { baiduPromptTokens, FAKE_BAIDU_KEY, startFakeBaidu, type FakeBaidu } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../../../test-support/expected-charge.js';
 import { addCaller, addChannel, anthropicClient, balances, consumeLogs, spentBy, startRelayHarness, type RelayHarness, type TestCaller } from '../../../test-support/relay-fixtures.js';
 
 /**
@@ -32,7 +33,7 @@ afterAll(async () => {
 const modelCalls = () => baidu.requests.filter((r) => r.kind !== 'token');
 const last = () => modelCalls().at(-1)!;
 const lastBody = () => last().body as Record<string, unknown>;
-const charge = (prompt: number, completion: number, ratio: number, completionRatio: number) => Math.round((prompt + completion * completionRatio) * ratio);
+const charge = (prompt: number, completion: number, modelRatio: number, completionRatio: number) => expectedCharge({ modelRatio, completionRatio }, { prompt, completion });
 
 const spent = (c: TestCaller, fn: () => Promise<unknown>) => spentBy(h, c, fn);
 

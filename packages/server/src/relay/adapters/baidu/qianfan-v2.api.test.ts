@@ -1,5 +1,6 @@
 import { FAKE_QIANFAN_V2_KEY, FAKE_VENDOR_TEXT, startFakeVendor, vendorPromptTokens, type FakeVendor } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../../../test-support/expected-charge.js';
 import { addCaller, addChannel, balances, consumeLogs, spentBy, startRelayHarness, type RelayHarness, type TestCaller } from '../../../test-support/relay-fixtures.js';
 
 /**
@@ -13,7 +14,7 @@ let chId = 0;
 const MODEL = 'ernie-4.0-8k';
 const EMBED = 'embedding-v1';
 const messages = [{ role: 'user' as const, content: 'Hello there friend' }];
-const charge = (prompt: number, completion: number) => Math.round((prompt + completion * 2) * 3);
+const charge = (prompt: number, completion: number) => expectedCharge({ modelRatio: 3, completionRatio: 2 }, { prompt, completion });
 
 beforeAll(async () => {
   h = await startRelayHarness();
@@ -72,7 +73,7 @@ describe('Baidu Qianfan v2', () => {
       expect(r.data).toHaveLength(2);
     });
     expect(last()).toMatchObject({ path: '/v2/embeddings' });
-    expect(cost).toBe(Math.round(5 * 0.5));
+    expect(cost).toBe(expectedCharge({ modelRatio: 0.5 }, { prompt: 5 }));
   });
 
   it('a revoked v2 key: v2`s own error, the channel disabled, nothing charged', async () => {

@@ -110,3 +110,6 @@ class BedrockAdapter extends AdapterBase {
 }
 
 export const adapter = new BedrockAdapter();
+
+/** This folder's provider unit: discovered by registry.ts `loadProviders()`. */
+export const adapters = [adapter];

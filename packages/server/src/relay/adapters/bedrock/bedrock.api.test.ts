@@ -1,5 +1,6 @@
 import { expectedMessagesUsage, FAKE_TOOL_INPUT, startFakeBedrock, type FakeBedrock } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../../../test-support/expected-charge.js';
 import { addCaller, addChannel, anthropicClient, balances, consumeLogs, startRelayHarness, type RelayHarness } from '../../../test-support/relay-fixtures.js';
 
 /**
@@ -27,7 +28,7 @@ afterAll(async () => {
 });
 
 /** claude-3-5-sonnet: model ratio 1.5, completion ratio 5. */
-const charge = (prompt: number, completion: number) => Math.round((prompt + completion * 5) * 1.5);
+const charge = (prompt: number, completion: number) => expectedCharge({ modelRatio: 1.5, completionRatio: 5 }, { prompt, completion });
 const last = () => aws.requests.at(-1)!;
 const lastBody = () => last().body as Record<string, unknown>;
 const promptOf = (body: Record<string, unknown>) => expectedMessagesUsage({ ...body, model: MODEL }).input_tokens;

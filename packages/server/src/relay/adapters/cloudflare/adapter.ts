@@ -89,3 +89,6 @@ class CloudflareAdapter extends OpenAIWireAdapter {
 }
 
 export const adapter = new CloudflareAdapter();
+
+/** This folder's provider unit: discovered by registry.ts `loadProviders()`. */
+export const adapters = [adapter];

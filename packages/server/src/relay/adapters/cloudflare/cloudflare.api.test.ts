@@ -1,6 +1,7 @@
 import { expectedChatUsage, FAKE_CLOUDFLARE_ACCOUNT, startFakeCloudflare, type FakeCloudflare } from '@modelgate/testkit';
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../../../test-support/expected-charge.js';
 import { addCaller, addChannel, balances, consumeLogs, spentBy, startRelayHarness, type RelayHarness, type TestCaller } from '../../../test-support/relay-fixtures.js';
 
 /** Cloudflare Workers AI (39) through its OpenAI-compatible endpoint: the `openai` SDK as caller, the Cloudflare fake, exact charges. */
@@ -38,7 +39,7 @@ describe('Cloudflare Workers AI channel', () => {
     const prompt = expectedChatUsage({ messages }).prompt_tokens;
     expect(res!.choices[0]!.message.content).toBe('Hello from the fake OpenAI');
     expect(res!.usage).toMatchObject({ prompt_tokens: prompt, completion_tokens: 5 });
-    expect(cost).toBe(Math.round((prompt + 5 * 3) * 2));
+    expect(cost).toBe(expectedCharge({ modelRatio: 2, completionRatio: 3 }, { prompt, completion: 5 }));
     expect((await consumeLogs(h, c.userId))[0]).toMatchObject({ model_name: CHAT, prompt_tokens: prompt, completion_tokens: 5, quota: cost });
   });
 
@@ -58,7 +59,7 @@ describe('Cloudflare Workers AI channel', () => {
     const log = (await consumeLogs(h, c.userId))[0]!;
     expect(usage).toMatchObject({ prompt_tokens: Number(log.prompt_tokens), completion_tokens: Number(log.completion_tokens) });
     expect(Number(log.completion_tokens)).toBeGreaterThan(0);
-    expect(cost).toBe(Math.round((Number(log.prompt_tokens) + Number(log.completion_tokens) * 3) * 2));
+    expect(cost).toBe(expectedCharge({ modelRatio: 2, completionRatio: 3 }, { prompt: Number(log.prompt_tokens), completion: Number(log.completion_tokens) }));
     expect(Number(log.quota)).toBe(cost);
   });
 
@@ -72,7 +73,7 @@ describe('Cloudflare Workers AI channel', () => {
     });
     expect(last().path).toBe(`/client/v4/accounts/${FAKE_CLOUDFLARE_ACCOUNT}/ai/v1/embeddings`);
     expect(tokens).toBeGreaterThan(0);
-    expect(cost).toBe(Math.round(tokens * 0.5));
+    expect(cost).toBe(expectedCharge({ modelRatio: 0.5 }, { prompt: tokens }));
   });
 
   it('accountId|token keys work; a token Cloudflare refuses answers its message and charges nothing', async () => {

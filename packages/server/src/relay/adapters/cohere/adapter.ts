@@ -3,6 +3,10 @@ import type { WireError, WireFormat } from '../../formats/types.js';
 import { AdapterBase } from '../base.js';
 import { parseOpenAIError, trimBase } from '../openai-base.js';
 import type { RelayMode, UpstreamCall } from '../types.js';
+import type { FormatContribution } from '../../formats/registry.js';
+import { cohereChatSpec } from './formats/cohere-chat/spec.js';
+import { openAIEmbeddingsCohere } from './formats/cohere-embed/index.js';
+import { openAICohere } from './formats/openai-cohere/index.js';
 
 export const COHERE_MODELS = [
   'command-a-03-2025',
@@ -54,3 +58,9 @@ class CohereAdapter extends AdapterBase {
 }
 
 export const adapter = new CohereAdapter();
+
+/** This folder's provider unit: discovered by registry.ts `loadProviders()`. */
+export const adapters = [adapter];
+
+/** Cohere Chat v2 (reached from OpenAI chat) and v2 embed. */
+export const formats: FormatContribution = { specs: [cohereChatSpec], converters: [openAICohere], bodyConverters: [openAIEmbeddingsCohere] };

@@ -1,6 +1,7 @@
 import { cohereChatInputTokens, FAKE_COHERE_TOOL_ARGS, jinaTokens, rankDocuments, startFakeCohere, startFakeJina, type FakeCohere, type FakeJina } from '@modelgate/testkit';
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../../../test-support/expected-charge.js';
 import { addCaller, addChannel, anthropicClient, balances, consumeLogs, priceModels, spentBy, startRelayHarness, type RelayHarness, type TestCaller } from '../../../test-support/relay-fixtures.js';
 import { countInput } from '../../billing/token-counter.js';
 
@@ -43,7 +44,7 @@ afterAll(async () => {
   await h.close();
 });
 
-const chatCharge = (prompt: number, completion: number) => Math.round((prompt + completion * 4) * 2);
+const chatCharge = (prompt: number, completion: number) => expectedCharge({ modelRatio: 2, completionRatio: 4 }, { prompt, completion });
 const lastCohere = () => cohere.requests.at(-1)!;
 const lastCohereBody = () => lastCohere().body as Record<string, unknown>;
 
@@ -126,7 +127,7 @@ describe('Cohere channel', () => {
     expect(lastCohereBody()).toEqual({ model: EMBED, texts: ['alpha beta gamma', 'delta'], input_type: 'search_document', embedding_types: ['float'] });
     expect(res!.data.map((d) => d.embedding.length)).toEqual([8, 8]);
     expect(res!.usage).toEqual({ prompt_tokens: 4, total_tokens: 4 });
-    expect(cost).toBe(Math.round(4 * 0.5));
+    expect(cost).toBe(expectedCharge({ modelRatio: 0.5 }, { prompt: 4 }));
   });
 
   it('an invalid upstream key answers Cohere\'s message as an error and charges nothing', async () => {
@@ -164,8 +165,8 @@ describe('inbound /v1/rerank', () => {
     expect(json.model).toBe(model);
     const prompt = await expectedPrompt(model);
     expect(json.usage).toEqual({ prompt_tokens: prompt, completion_tokens: 0, total_tokens: prompt });
-    expect(cost).toBe(Math.round(prompt * ratio));
-    expect((await consumeLogs(h, c.userId))[0]).toMatchObject({ model_name: model, prompt_tokens: prompt, completion_tokens: 0, quota: Math.round(prompt * ratio) });
+    expect(cost).toBe(expectedCharge({ modelRatio: ratio }, { prompt }));
+    expect((await consumeLogs(h, c.userId))[0]).toMatchObject({ model_name: model, prompt_tokens: prompt, completion_tokens: 0, quota: expectedCharge({ modelRatio: ratio }, { prompt }) });
   });
 
   it('refuses a body without query or documents with an OpenAI error, charging nothing', async () => {
@@ -191,7 +192,7 @@ describe('Jina channel', () => {
     expect(jina.requests.at(-1)!.body).toEqual({ model: JINA_EMBED, input, encoding_format: 'float' });
     expect(res!.data).toHaveLength(2);
     expect(res!.usage.prompt_tokens).toBe(jinaTokens(input));
-    expect(cost).toBe(Math.round(jinaTokens(input) * 0.5));
+    expect(cost).toBe(expectedCharge({ modelRatio: 0.5 }, { prompt: jinaTokens(input) }));
   });
 
   it('the channel test button works for embedding-only (Jina) and chat (Cohere) types', async () => {

@@ -1,5 +1,6 @@
+import { ChannelType } from '@modelgate/shared';
 import { openAIBilling } from '../balance.js';
-import { CompatibleAdapter } from '../openai-compatible/stream-usage.js';
+import { CompatibleAdapter } from '../stream-usage.js';
 import type { UpstreamCall } from '../types.js';
 
 /**
@@ -11,7 +12,7 @@ import type { UpstreamCall } from '../types.js';
 class CustomAdapter extends CompatibleAdapter {
   constructor() {
     // The balance is asked at the base URL as written (the reference).
-    super({ slug: 'custom', types: [8], streamOptions: true, balance: openAIBilling('') });
+    super({ slug: 'custom', types: [ChannelType.Custom], streamOptions: true, balance: openAIBilling('') });
   }
 
   protected override url(call: UpstreamCall): string {
@@ -20,3 +21,6 @@ class CustomAdapter extends CompatibleAdapter {
 }
 
 export const adapter = new CustomAdapter();
+
+/** This folder's provider unit: discovered by registry.ts `loadProviders()`. */
+export const adapters = [adapter];

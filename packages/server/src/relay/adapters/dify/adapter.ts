@@ -72,3 +72,6 @@ class DifyAdapter extends OpenAIWireAdapter {
 }
 
 export const adapter = new DifyAdapter();
+
+/** This folder's provider unit: discovered by registry.ts `loadProviders()`. */
+export const adapters = [adapter];

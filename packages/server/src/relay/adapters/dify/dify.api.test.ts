@@ -1,6 +1,7 @@
 import { difyTokens, FAKE_DIFY_ANSWER, startFakeDify, type FakeDify } from '@modelgate/testkit';
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../../../test-support/expected-charge.js';
 import { addCaller, addChannel, balances, consumeLogs, spentBy, startRelayHarness, type RelayHarness, type TestCaller } from '../../../test-support/relay-fixtures.js';
 
 /** Dify (37): an app's chat-messages API, blocking and streaming, with the `openai` SDK as caller and Dify's reported usage charged exactly. */
@@ -51,7 +52,7 @@ describe('Dify channel', () => {
     expect(res!.choices[0]!.message.content).toBe(FAKE_DIFY_ANSWER);
     expect(res!.choices[0]!.finish_reason).toBe('stop');
     expect(res!.usage).toMatchObject({ prompt_tokens: prompt, completion_tokens: completion });
-    expect(cost).toBe(Math.round((prompt + completion * 3) * 2));
+    expect(cost).toBe(expectedCharge({ modelRatio: 2, completionRatio: 3 }, { prompt, completion }));
     expect((await consumeLogs(h, c.userId))[0]).toMatchObject({ model_name: 'dify', prompt_tokens: prompt, completion_tokens: completion, quota: cost });
   });
 
@@ -78,7 +79,7 @@ describe('Dify channel', () => {
     expect(text).toBe(FAKE_DIFY_ANSWER);
     expect(finish).toBe('stop');
     expect(usage).toMatchObject({ prompt_tokens: prompt, completion_tokens: completion });
-    expect(cost).toBe(Math.round((prompt + completion * 3) * 2));
+    expect(cost).toBe(expectedCharge({ modelRatio: 2, completionRatio: 3 }, { prompt, completion }));
     expect((await consumeLogs(h, c.userId))[0]).toMatchObject({ prompt_tokens: prompt, completion_tokens: completion, quota: cost });
   });
 
@@ -90,7 +91,7 @@ describe('Dify channel', () => {
       for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
     });
     expect(text).toBe(FAKE_DIFY_ANSWER);
-    expect(cost).toBe(Math.round((prompt + completion * 3) * 2));
+    expect(cost).toBe(expectedCharge({ modelRatio: 2, completionRatio: 3 }, { prompt, completion }));
   });
 
   it('an error event mid-stream ends the stream with Dify`s message and bills only what was delivered', async () => {
@@ -107,7 +108,7 @@ describe('Dify channel', () => {
     const log = (await consumeLogs(h, c.userId))[0]!;
     // No usage came: the delivered 'Hello ' counted locally ('Hello' and the trailing space).
     expect(Number(log.completion_tokens)).toBe(2);
-    expect(cost).toBe(Math.round((Number(log.prompt_tokens) + Number(log.completion_tokens)) * 2));
+    expect(cost).toBe(expectedCharge({ modelRatio: 2 }, { prompt: Number(log.prompt_tokens), completion: Number(log.completion_tokens) }));
     expect(Number(log.quota)).toBe(cost);
   });
 

@@ -5,22 +5,13 @@ import type { WireError, WireFormat } from '../../formats/types.js';
 import { AdapterBase, type ModelListRequest } from '../base.js';
 import { parseOpenAIError, trimBase } from '../openai-base.js';
 import type { ChannelTarget, RelayMode, UpstreamCall } from '../types.js';
-
-export const GEMINI_MODELS = [
-  'gemini-3.1-pro-preview',
-  'gemini-3-pro-preview',
-  'gemini-3-flash-preview',
-  'gemini-3.1-flash-lite-preview',
-  'gemini-2.5-pro',
-  'gemini-2.5-flash',
-  'gemini-2.5-flash-lite',
-  'gemini-2.0-flash',
-  'gemini-2.0-flash-lite',
-  'gemini-1.5-pro-latest',
-  'gemini-1.5-flash-latest',
-  'text-embedding-004',
-  'gemini-embedding-001',
-] as const;
+import type { FormatContribution } from '../../formats/registry.js';
+import { geminiEmbedContentBatch, geminiEmbedContentOpenAI, geminiEmbeddingsOpenAI, geminiEmbedTexts } from './formats/gemini/embed-ingress.js';
+import { openAIEmbeddingsGemini } from './formats/gemini/embeddings.js';
+import { GEMINI_MODELS } from './formats/gemini/models.js';
+import { geminiSpec } from './formats/gemini/spec.js';
+import { geminiOpenAI } from './formats/gemini-openai/index.js';
+import { openAIGemini } from './formats/openai-gemini/index.js';
 
 /** The API version in the channel's `other` field (`v1` or `v1beta`, the default; reference: per-model version settings). */
 function version(ch: ChannelTarget): string {
@@ -83,3 +74,28 @@ class GeminiAdapter extends AdapterBase {
 }
 
 export const adapter = new GeminiAdapter();
+
+/** This folder's provider unit: discovered by registry.ts `loadProviders()`. */
+export const adapters = [adapter];
+
+/**
+ * Gemini generateContent and its converters to and from OpenAI chat; the embeddings formats
+ * (`:batchEmbedContents` upstream, `:embedContent` and batches from callers) answer errors in
+ * Gemini's shape, and a batch names its model in every request (`models/<id>`).
+ */
+export const formats: FormatContribution = {
+  specs: [geminiSpec],
+  converters: [openAIGemini, geminiOpenAI],
+  bodyConverters: [openAIEmbeddingsGemini, geminiEmbedContentBatch, geminiEmbeddingsOpenAI, geminiEmbedContentOpenAI],
+  bodyFormats: [
+    {
+      name: 'gemini-embeddings',
+      errorsLike: 'gemini',
+      setModel(body, model) {
+        if (Array.isArray(body.requests)) body.requests = body.requests.map((r: unknown) => (isObj(r) ? { ...r, model: `models/${model}` } : r));
+      },
+      inputTexts: geminiEmbedTexts,
+    },
+    { name: 'gemini-embed-content', errorsLike: 'gemini', inputTexts: geminiEmbedTexts },
+  ],
+};

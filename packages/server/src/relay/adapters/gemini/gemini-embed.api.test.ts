@@ -1,6 +1,7 @@
 import { expectedEmbeddingUsage, fakeEmbedding, startFakeAnthropic, startFakeGemini, type FakeAnthropic, type FakeGemini } from '@modelgate/testkit';
 import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../../../test-support/expected-charge.js';
 import { addCaller, addChannel, balances, consumeLogs, genaiClient, startRelayHarness, type RelayHarness } from '../../../test-support/relay-fixtures.js';
 
 /**
@@ -37,7 +38,7 @@ afterAll(async () => {
 const geminiVector = (text: string) => Array.from({ length: 8 }, (_, j) => ((text.split(' ').length + j) % 10) / 10);
 
 async function expectCharged(c: Awaited<ReturnType<typeof addCaller>>, before: Awaited<ReturnType<typeof balances>>, model: string, prompt: number) {
-  const quota = Math.round(prompt * RATIO[model]!);
+  const quota = expectedCharge({ modelRatio: RATIO[model]! }, { prompt });
   const after = await balances(h, c);
   expect(before.quota - after.quota).toBe(quota);
   expect(before.remain - after.remain).toBe(quota);

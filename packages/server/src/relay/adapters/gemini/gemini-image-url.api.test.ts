@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FAKE_PNG, IMAGE_TOKENS, startFakeGemini, type FakeGemini } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../../../test-support/expected-charge.js';
 import { addCaller, addChannel, anthropicClient, balances, consumeLogs, startRelayHarness, type RelayHarness } from '../../../test-support/relay-fixtures.js';
 
 /**
@@ -64,7 +65,7 @@ describe('http(s) image URLs → Gemini channel', () => {
     ]);
     // 3 words + one inline image; gemini-2.0-flash: ratio 2, completion ratio 4.
     expect(res.usage).toMatchObject({ prompt_tokens: 3 + IMAGE_TOKENS, completion_tokens: 5 });
-    const expected = Math.round((3 + IMAGE_TOKENS + 5 * 4) * 2);
+    const expected = expectedCharge({ modelRatio: 2, completionRatio: 4 }, { prompt: 3 + IMAGE_TOKENS, completion: 5 });
     expect(before.quota - (await balances(h, c)).quota).toBe(expected);
     expect((await consumeLogs(h, c.userId))[0]).toMatchObject({ prompt_tokens: 3 + IMAGE_TOKENS, quota: expected });
 

@@ -1,6 +1,7 @@
 import { Type, type Content, type FunctionDeclaration } from '@google/genai';
 import { FAKE_GEMINI_ARGS, FAKE_TOOL_INPUT, startFakeAnthropic, startFakeGemini, type FakeAnthropic, type FakeGemini } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../../../test-support/expected-charge.js';
 import { addCaller, addChannel, balances, consumeLogs, genaiClient, startRelayHarness, type RelayHarness } from '../../../test-support/relay-fixtures.js';
 
 /**
@@ -48,7 +49,7 @@ describe('Gemini ingress → Gemini channel (passthrough)', () => {
     expect(sent.headers['x-goog-api-key']).toBe('AIza-upstream');
     expect(sent.body).toMatchObject({ contents, systemInstruction: { parts: [{ text: 'Be brief' }] }, generationConfig: { maxOutputTokens: 64, temperature: 0.2 } });
     // gemini-2.0-flash here: ratio 2, completion ratio 4.
-    const expected = Math.round((5 + 5 * 4) * 2);
+    const expected = expectedCharge({ modelRatio: 2, completionRatio: 4 }, { prompt: 5, completion: 5 });
     expect(before.quota - (await balances(h, c)).quota).toBe(expected);
     expect((await consumeLogs(h, c.userId))[0]).toMatchObject({ model_name: GEMINI, prompt_tokens: 5, completion_tokens: 5, quota: expected, is_stream: 0 });
   });
@@ -109,7 +110,7 @@ describe('Gemini ingress → OpenAI and Anthropic channels (converted)', () => {
     expect(res.candidates![0]!.finishReason).toBe('STOP');
     expect(res.usageMetadata).toMatchObject({ promptTokenCount: 5, candidatesTokenCount: 5, totalTokenCount: 10 });
     expect(lastOpenAI()).toEqual({ model: GPT, messages: [{ role: 'system', content: 'Be brief' }, { role: 'user', content: 'Hello there friend' }], max_tokens: 64, stop: ['END'] });
-    const expected = Math.round((5 + 5 * 2) * 15);
+    const expected = expectedCharge({ model: GPT }, { prompt: 5, completion: 5 });
     expect(before.quota - (await balances(h, c)).quota).toBe(expected);
   });
 
@@ -157,7 +158,7 @@ describe('Gemini ingress → OpenAI and Anthropic channels (converted)', () => {
       messages: [{ role: 'user', content: [{ type: 'text', text: 'what is this?' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } }] }],
     });
     // 3 prompt words (the fake counts no image tokens); claude-3-5-sonnet: ratio 1.5, completion 5.
-    expect(before.quota - (await balances(h, c)).quota).toBe(Math.round((3 + 5 * 5) * 1.5));
+    expect(before.quota - (await balances(h, c)).quota).toBe(expectedCharge({ model: CLAUDE }, { prompt: 3, completion: 5 }));
     let text = '';
     let last;
     for await (const chunk of await genaiClient(h, c).models.generateContentStream({ model: CLAUDE, contents, config: { tools: [{ functionDeclarations: [weather] }], toolConfig: { functionCallingConfig: { mode: 'ANY' as never } } } })) {

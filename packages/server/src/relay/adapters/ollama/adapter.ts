@@ -1,8 +1,9 @@
 import { ChannelType } from '@modelgate/shared';
-import { ollamaTagNames } from './formats/ollama-embed/index.js';
+import { ollamaTagNames, openAIEmbeddingsOllama } from './formats/ollama-embed/index.js';
 import type { WireFormat } from '../../formats/types.js';
 import { OpenAIWireAdapter } from '../openai-base.js';
 import type { ChannelTarget, ModelListRequest, RelayMode, UpstreamCall } from '../types.js';
+import type { FormatContribution } from '../../formats/registry.js';
 
 /**
  * Ollama (type 4; providers-international §8.2): chat and completions through its OpenAI-compatible
@@ -41,3 +42,9 @@ class OllamaAdapter extends OpenAIWireAdapter {
 }
 
 export const adapter = new OllamaAdapter();
+
+/** This folder's provider unit: discovered by registry.ts `loadProviders()`. */
+export const adapters = [adapter];
+
+/** Ollama's native `/api/embed` (chat is OpenAI's wire). */
+export const formats: FormatContribution = { bodyConverters: [openAIEmbeddingsOllama] };

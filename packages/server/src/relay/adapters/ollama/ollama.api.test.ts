@@ -1,5 +1,6 @@
 import { ollamaEmbedding, ollamaEmbedTokens, startFakeOllama, type FakeOllama } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../../../test-support/expected-charge.js';
 import { addCaller, addChannel, balances, consumeLogs, spentBy, startRelayHarness, type RelayHarness, type TestCaller } from '../../../test-support/relay-fixtures.js';
 
 /** Ollama (4): native `/api/embed` for OpenAI embeddings callers, `/api/tags` for "fetch models"; chat on its OpenAI-compatible surface. */
@@ -39,7 +40,7 @@ describe('Ollama channel', () => {
     expect(res!.data.map((d) => d.index)).toEqual([0, 1]);
     // The SDK asked for base64 and decoded it: the fake's float32 values come back exactly.
     expect(res!.data[1]!.embedding).toEqual(ollamaEmbedding('delta', 8));
-    expect(cost).toBe(Math.round(tokens * 0.5));
+    expect(cost).toBe(expectedCharge({ modelRatio: 0.5 }, { prompt: tokens }));
     expect((await consumeLogs(h, c.userId))[0]).toMatchObject({ model_name: EMBED, prompt_tokens: tokens, quota: cost });
   });
 

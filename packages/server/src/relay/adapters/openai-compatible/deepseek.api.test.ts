@@ -1,5 +1,6 @@
 import { FAKE_REASONING_TEXT, FAKE_VENDOR_KEY, FAKE_VENDOR_TEXT, startFakeVendor, vendorPromptTokens, type FakeVendor } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../../../test-support/expected-charge.js';
 import { addCaller, addChannel, balances, consumeLogs, spentBy, startRelayHarness, type RelayHarness, type TestCaller } from '../../../test-support/relay-fixtures.js';
 
 /**
@@ -15,7 +16,7 @@ const R1 = 'deepseek-reasoner';
 const R1_THINK = 'deepseek-r1-think';
 const messages = [{ role: 'user' as const, content: 'Please answer this question about caches and tokens' }];
 // DeepSeek V3.2 prices (deepseek-chat / deepseek-reasoner): completion ratio 1.5, cache reads 0.1.
-const charge = (prompt: number, completion: number, cached = 0) => Math.round((prompt - cached + cached * 0.1 + Math.round(completion * 1.5)) * 2);
+const charge = (prompt: number, completion: number, cached = 0) => expectedCharge({ modelRatio: 2, completionRatio: 1.5, cacheRatio: 0.1 }, { prompt, completion, cached });
 
 beforeAll(async () => {
   h = await startRelayHarness();

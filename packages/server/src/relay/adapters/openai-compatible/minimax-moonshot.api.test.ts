@@ -1,6 +1,7 @@
 import { FAKE_VENDOR_KEY, FAKE_VENDOR_TEXT, startFakeVendor, vendorPromptTokens, type FakeVendor } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countText } from '../../billing/token-counter.js';
+import { expectedCharge } from '../../../test-support/expected-charge.js';
 import { addCaller, addChannel, balances, consumeLogs, spentBy, startRelayHarness, type RelayHarness, type TestCaller } from '../../../test-support/relay-fixtures.js';
 
 /**
@@ -34,7 +35,7 @@ afterAll(async () => {
 });
 
 const lastBody = (f: FakeVendor) => f.requests.at(-1)!.body as Record<string, unknown>;
-const charge = (prompt: number, completion: number, ratio: number, completionRatio: number) => Math.round((prompt + completion * completionRatio) * ratio);
+const charge = (prompt: number, completion: number, modelRatio: number, completionRatio: number) => expectedCharge({ modelRatio, completionRatio }, { prompt, completion });
 
 const spent = (c: TestCaller, fn: () => Promise<unknown>) => spentBy(h, c, fn);
 

@@ -4,7 +4,7 @@ import { isObj, parseObject } from '../../formats/shared/wire.js';
 import type { ConvertContext, EventFacts, UpstreamEvent, WireError } from '../../formats/types.js';
 import { credentialsDead } from '../../upstream.js';
 import type { ConvertedReply, StreamTransformer, UpstreamCall, UpstreamError } from '../types.js';
-import { CompatibleAdapter } from './stream-usage.js';
+import { CompatibleAdapter } from '../stream-usage.js';
 
 /**
  * The OpenAI-wire vendors whose replies differ from OpenAI's in ways that matter for billing or for

@@ -1,3 +1,4 @@
+import { ChannelType } from '@modelgate/shared';
 import { openAIBilling } from '../balance.js';
 import { OpenAIWireAdapter } from '../openai-base.js';
 import type { UpstreamCall } from '../types.js';
@@ -25,7 +26,7 @@ class OpenAIAdapter extends OpenAIWireAdapter {
   constructor() {
     super({
       slug: 'openai',
-      types: [1],
+      types: [ChannelType.OpenAI],
       // OpenAI's own Realtime API (`/v1/realtime` WebSocket): only OpenAI and Azure serve it.
       modes: [...ALL_MODES, 'realtime'],
       streamOptions: true,
@@ -61,3 +62,6 @@ class OpenAIAdapter extends OpenAIWireAdapter {
 }
 
 export const adapter = new OpenAIAdapter();
+
+/** This folder's provider unit: discovered by registry.ts `loadProviders()`. */
+export const adapters = [adapter];

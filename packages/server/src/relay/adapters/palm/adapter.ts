@@ -95,3 +95,6 @@ class PalmAdapter extends OpenAIWireAdapter {
 }
 
 export const adapter = new PalmAdapter();
+
+/** This folder's provider unit: discovered by registry.ts `loadProviders()`. */
+export const adapters = [adapter];

@@ -1,6 +1,7 @@
 import { FAKE_PALM_REPLY, startFakePalm, type FakePalm } from '@modelgate/testkit';
 import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../../../test-support/expected-charge.js';
 import { addCaller, addChannel, balances, consumeLogs, spentBy, startRelayHarness, type RelayHarness, type TestCaller } from '../../../test-support/relay-fixtures.js';
 
 /** Google PaLM 2 (11) through `generateMessage`: the `openai` SDK as caller, the PaLM fake, usage counted locally and charged exactly. */
@@ -59,7 +60,7 @@ describe('Google PaLM 2 channel', () => {
     const completion = res!.usage!.completion_tokens;
     expect(prompt).toBeGreaterThan(0);
     expect(completion).toBeGreaterThan(0);
-    expect(cost).toBe(Math.round((prompt + completion * 3) * 2));
+    expect(cost).toBe(expectedCharge({ modelRatio: 2, completionRatio: 3 }, { prompt, completion }));
     expect((await consumeLogs(h, c.userId))[0]).toMatchObject({ model_name: MODEL, prompt_tokens: prompt, completion_tokens: completion, quota: cost });
   });
 
@@ -80,7 +81,7 @@ describe('Google PaLM 2 channel', () => {
     expect(usage).toMatchObject({ prompt_tokens: Number(log.prompt_tokens), completion_tokens: Number(log.completion_tokens) });
     expect(usage.completion_tokens).toBeGreaterThan(0);
     expect(Number(log.prompt_tokens)).toBe(usage.prompt_tokens);
-    expect(cost).toBe(Math.round((usage.prompt_tokens + usage.completion_tokens * 3) * 2));
+    expect(cost).toBe(expectedCharge({ modelRatio: 2, completionRatio: 3 }, { prompt: usage.prompt_tokens, completion: usage.completion_tokens }));
     expect(Number(log.quota)).toBe(cost);
   });
 

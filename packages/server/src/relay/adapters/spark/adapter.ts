@@ -118,3 +118,6 @@ class SparkAdapter extends AdapterBase {
 }
 
 export const adapter = new SparkAdapter();
+
+/** This folder's provider unit: discovered by registry.ts `loadProviders()`. */
+export const adapters = [adapter];

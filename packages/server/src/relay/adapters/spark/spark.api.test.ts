@@ -1,5 +1,6 @@
 import { FAKE_SPARK_KEY, sparkPromptTokens, startFakeSpark, type FakeSpark } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../../../test-support/expected-charge.js';
 import { addCaller, addChannel, anthropicClient, balances, consumeLogs, spentBy, startRelayHarness, type RelayHarness, type TestCaller } from '../../../test-support/relay-fixtures.js';
 
 /**
@@ -29,7 +30,7 @@ afterAll(async () => {
 
 const last = () => sp.requests.at(-1)!;
 const lastFrame = () => last().frame as Record<string, unknown>;
-const charge = (prompt: number, completion: number) => Math.round((prompt + completion * 3) * 2);
+const charge = (prompt: number, completion: number) => expectedCharge({ modelRatio: 2, completionRatio: 3 }, { prompt, completion });
 
 const spent = (c: TestCaller, fn: () => Promise<unknown>) => spentBy(h, c, fn);
 
@@ -88,8 +89,8 @@ describe('iFlytek Spark', () => {
     expect((lastFrame().parameter as { chat: unknown }).chat).toEqual({ domain: 'generalv2' });
     const prompt = sparkPromptTokens(lastFrame());
     expect(usage).toMatchObject({ prompt_tokens: prompt, completion_tokens: 5 });
-    expect(cost).toBe(Math.round(prompt + 5));
-    expect((await consumeLogs(h, c.userId))[0]).toMatchObject({ model_name: BARE, prompt_tokens: prompt, completion_tokens: 5, quota: prompt + 5 });
+    expect(cost).toBe(expectedCharge({ modelRatio: 1, completionRatio: 1 }, { prompt, completion: 5 }));
+    expect((await consumeLogs(h, c.userId))[0]).toMatchObject({ model_name: BARE, prompt_tokens: prompt, completion_tokens: 5, quota: expectedCharge({ modelRatio: 1, completionRatio: 1 }, { prompt, completion: 5 }) });
     let streamed = '';
     for await (const ev of await anthropicClient(h, c).messages.create({ model: V35, max_tokens: 30, messages, stream: true })) {
       if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') streamed += ev.delta.text;

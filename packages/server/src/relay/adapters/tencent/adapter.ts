@@ -96,3 +96,6 @@ class TencentAdapter extends AdapterBase {
 }
 
 export const adapter = new TencentAdapter();
+
+/** This folder's provider unit: discovered by registry.ts `loadProviders()`. */
+export const adapters = [adapter];

@@ -1,5 +1,6 @@
 import { FAKE_TENCENT_KEY, hunyuanPromptTokens, startFakeHunyuan, type FakeHunyuan } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../../../test-support/expected-charge.js';
 import { addCaller, addChannel, anthropicClient, balances, consumeLogs, spentBy, startRelayHarness, type RelayHarness, type TestCaller } from '../../../test-support/relay-fixtures.js';
 
 /**
@@ -28,7 +29,7 @@ afterAll(async () => {
 
 const last = () => hy.requests.at(-1)!;
 const lastBody = () => last().body as Record<string, unknown>;
-const charge = (prompt: number, completion: number) => Math.round((prompt + completion * 3) * 2);
+const charge = (prompt: number, completion: number) => expectedCharge({ modelRatio: 2, completionRatio: 3 }, { prompt, completion });
 
 const spent = (c: TestCaller, fn: () => Promise<unknown>) => spentBy(h, c, fn);
 

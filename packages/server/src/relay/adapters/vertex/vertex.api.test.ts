@@ -1,6 +1,7 @@
 import { expectedGeminiUsage, expectedMessagesUsage, makeServiceAccount, startFakeVertex, type FakeVertex } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecordingProxy } from '../../../test-support/recording-proxy.js';
+import { expectedCharge } from '../../../test-support/expected-charge.js';
 import { addCaller, addChannel, anthropicClient, balances, consumeLogs, startRelayHarness, type RelayHarness } from '../../../test-support/relay-fixtures.js';
 
 /**
@@ -37,8 +38,8 @@ afterAll(async () => {
   await h.close();
 });
 
-const geminiCharge = (prompt: number, completion: number) => Math.round((prompt + completion * 4) * 2);
-const claudeCharge = (prompt: number, completion: number) => Math.round((prompt + completion * 5) * 1.5);
+const geminiCharge = (prompt: number, completion: number) => expectedCharge({ modelRatio: 2, completionRatio: 4 }, { prompt, completion });
+const claudeCharge = (prompt: number, completion: number) => expectedCharge({ modelRatio: 1.5, completionRatio: 5 }, { prompt, completion });
 const calls = () => vertex.requests.filter((r) => r.kind !== 'token');
 const last = () => calls().at(-1)!;
 const lastBody = () => last().body as Record<string, unknown>;

@@ -1,5 +1,6 @@
 import { FAKE_ZHIPU_KEY, FAKE_ZHIPU_TOOL_ARGS, startFakeZhipu, zhipuPromptTokens, type FakeZhipu } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectedCharge } from '../../../test-support/expected-charge.js';
 import { addCaller, addChannel, anthropicClient, balances, consumeLogs, spentBy, startRelayHarness, type RelayHarness, type TestCaller } from '../../../test-support/relay-fixtures.js';
 
 /**
@@ -37,7 +38,7 @@ afterAll(async () => {
 
 const last = () => zhipu.requests.at(-1)!;
 const lastBody = () => last().body as Record<string, unknown>;
-const charge = (prompt: number, completion: number, ratio: number, completionRatio: number) => Math.round((prompt + completion * completionRatio) * ratio);
+const charge = (prompt: number, completion: number, modelRatio: number, completionRatio: number) => expectedCharge({ modelRatio, completionRatio }, { prompt, completion });
 
 const spent = (c: TestCaller, fn: () => Promise<unknown>) => spentBy(h, c, fn);
 

@@ -9,14 +9,14 @@ import { hijack, rawHeaders } from './relay-reply.js';
 import { failure, type Attempt, type Run } from './relay-run.js';
 import { meterAllows } from './relay-reserve.js';
 import { settle } from './relay-settle.js';
-import { pumpStream, SSE_HEADERS } from './stream-relay.js';
+import { pumpStream, SSE_HEADERS } from './stream-pump.js';
 import { bufferedUsage, countedStreamUsage } from './usage-count.js';
 
 /**
  * Streams: events are converted and forwarded as they come; the bill is settled before the
  * closing frames (`[DONE]`, `message_stop`, …) go out.
  */
-export async function relayStream(run: Run, ch: RuntimeChannel, body: AsyncIterable<Buffer>, abort: AbortController, sentAt: number, t: StreamTransformer, retryable: (status: number) => boolean): Promise<Attempt> {
+export async function streamReply(run: Run, ch: RuntimeChannel, body: AsyncIterable<Buffer>, abort: AbortController, sentAt: number, t: StreamTransformer, retryable: (status: number) => boolean): Promise<Attempt> {
   hijack(run.reply);
   const observer = run.ctx.relay.observer;
   observer.streamOpened();
@@ -92,7 +92,7 @@ export function screenAllows(run: Run, screen: CompletionScreen, text: string): 
 }
 
 /** Binary replies (speech): bytes pass through; the bill (known up front) is settled before the end. */
-export async function relayBinary(run: Run, ch: RuntimeChannel, body: AsyncIterable<Buffer>, contentType: string, abort: AbortController, sentAt: number): Promise<Attempt> {
+export async function binaryReply(run: Run, ch: RuntimeChannel, body: AsyncIterable<Buffer>, contentType: string, abort: AbortController, sentAt: number): Promise<Attempt> {
   hijack(run.reply);
   const raw = run.reply.raw;
   const onClose = () => {

@@ -1,5 +1,5 @@
-import { OpenAIWireAdapter } from '../openai-base.js';
-import type { UpstreamCall } from '../types.js';
+import { OpenAIWireAdapter } from './openai-base.js';
+import type { UpstreamCall } from './types.js';
 
 /**
  * The channel setting `stream_usage` (docs/providers.md "Stream usage"): `false` stops asking a

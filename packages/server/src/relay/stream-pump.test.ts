@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import type { StreamTransformer } from './adapters/types.js';
-import { pumpStream } from './stream-relay.js';
+import { pumpStream } from './stream-pump.js';
 
 /** A client whose socket buffer is always full: every write says "wait for drain". */
 class SlowClient extends EventEmitter {
