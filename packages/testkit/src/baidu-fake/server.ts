@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ListeningFake, readJsonBody, serveFake } from '../http-fake.js';
+import { providerFixture } from '../provider-fixtures.js';
 import { fakeEmbedding, words } from '../rerank-scores.js';
 
 export const FAKE_BAIDU_WORDS = ['Hello', 'from', 'the', 'fake', 'ERNIE', 'model', 'at', 'your', 'service', 'today'];
@@ -42,6 +43,18 @@ class BaiduError extends Error {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/**
+ * Baidu's documented bodies (server/src/relay/adapters/baidu/fixtures) are the fake's templates:
+ * every answer, frame and error is a fixture with this request's values put in.
+ */
+const template = (name: string) => providerFixture('baidu', name);
+const bodyOf = (name: string): Record<string, unknown> => template(name).body as Record<string, unknown>;
+/** The documented error of a code the fake raises (its wording), else the error shape with the fake's words. */
+const ERROR_FIXTURES: Record<number, string> = { 110: 'error.token-invalid', 111: 'error.token-expired', 18: 'error.rate-limit', 3: 'error.unknown-endpoint', 336003: 'error.bad-messages' };
+function errorBody(code: number, message: string): Record<string, unknown> {
+  return { ...bodyOf(ERROR_FIXTURES[code] ?? 'error.rate-limit'), error_code: code, error_msg: message };
+}
+
 const CHAT_ENDPOINTS = new Set(['completions_pro', 'completions', 'ernie-4.0-turbo-8k', 'ernie-3.5-128k', 'eb-instant', 'ernie_speed', 'ernie-speed-128k', 'ernie-lite-8k', 'ernie-tiny-8k', 'ernie_bot_8k', 'bloomz_7b1']);
 const EMBED_ENDPOINTS = new Set(['embedding-v1', 'bge_large_zh', 'bge_large_en', 'tao_8k']);
 
@@ -75,8 +88,9 @@ export async function startFakeBaidu(opts: { port?: number; host?: string; apiKe
 
   function token(res: ServerResponse, q: Record<string, string>, record: BaiduRecordedRequest): void {
     const fail = (error: string, description: string) => {
-      record.rejected = { status: 401, code: error, message: description };
-      json(res, 401, { error_description: description, error });
+      const fx = template('error.token-client');
+      record.rejected = { status: fx.status!, code: error, message: description };
+      json(res, fx.status!, { ...(fx.body as object), error, error_description: description });
     };
     if (q.grant_type !== 'client_credentials') return fail('unsupported_grant_type', 'unsupported grant type');
     const secret = clients.get(q.client_id ?? '');
@@ -85,7 +99,7 @@ export async function startFakeBaidu(opts: { port?: number; host?: string; apiKe
     issued += 1;
     const access = `24.${randomBytes(16).toString('hex')}.${opts.expiresIn ?? 2592000}.${Math.floor(Date.now() / 1000)}-${issued}`;
     live.add(access);
-    json(res, 200, { refresh_token: `25.${randomBytes(16).toString('hex')}`, expires_in: opts.expiresIn ?? 2592000, session_key: randomBytes(8).toString('hex'), access_token: access, scope: 'public brain_all_scope wenxinworkshop_mgr', session_secret: '' });
+    json(res, 200, { ...bodyOf('token.response'), refresh_token: `25.${randomBytes(16).toString('hex')}`, expires_in: opts.expiresIn ?? 2592000, session_key: randomBytes(8).toString('hex'), access_token: access });
   }
 
   function validateChat(body: Record<string, unknown>): void {
@@ -112,12 +126,14 @@ export async function startFakeBaidu(opts: { port?: number; host?: string; apiKe
     const reply = FAKE_BAIDU_WORDS.slice(0, max !== undefined ? Math.min(5, max) : 5);
     const finish = reply.length < 5 ? 'length' : 'normal';
     if (body.stream !== true) {
-      return json(res, 200, { id, object: 'chat.completion', created, result: reply.join(' '), is_truncated: finish === 'length', need_clear_history: false, finish_reason: finish, usage: { prompt_tokens: prompt, completion_tokens: reply.length, total_tokens: prompt + reply.length } });
+      return json(res, 200, { ...bodyOf('chat.response'), id, created, result: reply.join(' '), is_truncated: finish === 'length', finish_reason: finish, usage: { prompt_tokens: prompt, completion_tokens: reply.length, total_tokens: prompt + reply.length } });
     }
     res.writeHead(200, { 'content-type': 'text/event-stream;charset=utf-8', 'cache-control': 'no-cache' });
+    // The documented frames: a middle one (no finish_reason) and the last (is_end, finish_reason).
+    const [middle, last] = template('chat.stream').events as Array<Record<string, unknown>>;
     reply.forEach((w, i) => {
       const end = i === reply.length - 1;
-      const frame = { id, object: 'chat.completion', created: created + i, sentence_id: i, is_end: end, is_truncated: false, result: i === 0 ? w : ` ${w}`, need_clear_history: false, ...(end ? { finish_reason: finish } : {}), usage: { prompt_tokens: prompt, completion_tokens: i + 1, total_tokens: prompt + i + 1 } };
+      const frame = { ...(end ? last : middle), id, created: created + i, sentence_id: i, is_end: end, result: i === 0 ? w : ` ${w}`, ...(end ? { finish_reason: finish } : {}), usage: { prompt_tokens: prompt, completion_tokens: i + 1, total_tokens: prompt + i + 1 } };
       res.write(`data: ${JSON.stringify(frame)}\n\n`);
     });
     res.end();
@@ -128,7 +144,9 @@ export async function startFakeBaidu(opts: { port?: number; host?: string; apiKe
     if (!Array.isArray(input) || input.length === 0 || !input.every((t) => typeof t === 'string')) throw new BaiduError(336003, 'input must be a non-empty list of strings');
     if (input.length > 16) throw new BaiduError(336003, 'the number of input texts must not exceed 16');
     const tokens = (input as string[]).reduce((n, t) => n + words(t).length, 0);
-    json(res, 200, { id: `as-${randomBytes(5).toString('hex')}`, object: 'embedding_list', created: Math.floor(Date.now() / 1000), data: (input as string[]).map((t, index) => ({ object: 'embedding', embedding: fakeEmbedding(t, 8), index })), usage: { prompt_tokens: tokens, total_tokens: tokens } });
+    const documented = bodyOf('embeddings.response');
+    const item = (documented.data as Array<Record<string, unknown>>)[0]!;
+    json(res, 200, { ...documented, id: `as-${randomBytes(5).toString('hex')}`, created: Math.floor(Date.now() / 1000), data: (input as string[]).map((t, index) => ({ ...item, embedding: fakeEmbedding(t, 8), index })), usage: { prompt_tokens: tokens, total_tokens: tokens } });
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -157,7 +175,7 @@ export async function startFakeBaidu(opts: { port?: number; host?: string; apiKe
     } catch (err) {
       if (!(err instanceof BaiduError)) throw err;
       record.rejected = { status: 200, code: err.code, message: err.message };
-      json(res, 200, { error_code: err.code, error_msg: err.message });
+      json(res, 200, errorBody(err.code, err.message));
     }
   }
 

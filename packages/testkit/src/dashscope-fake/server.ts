@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ListeningFake, readJsonBody, serveFake } from '../http-fake.js';
+import { providerFixture } from '../provider-fixtures.js';
 import { fakeEmbedding, words } from '../rerank-scores.js';
 import { CompatibleError, compatibleChat, compatibleEmbeddings } from './compatible.js';
 import { ImageTasks, TaskError } from './tasks.js';
@@ -44,6 +45,24 @@ class DashScopeError extends Error {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+type Obj = Record<string, unknown>;
+
+/**
+ * DashScope's documented bodies (server/src/relay/adapters/ali/fixtures) are the fake's templates:
+ * answers, stream frames and errors are fixtures with this request's values put in.
+ */
+const fixtureBody = (name: string): Obj => providerFixture('ali', name).body as Obj;
+/** A documented error's code and words (and its status, for the fixtures that are HTTP errors). */
+function documentedError(name: string): { status: number; code: string; message: string } {
+  const fx = providerFixture('ali', name);
+  const body = (fx.body ?? fx.events?.[0]) as { code: string; message: string };
+  return { status: fx.status ?? 400, code: body.code, message: body.message };
+}
+/** The documented answer's first choice, with this answer's text and finish. */
+function documentedChoice(text: string, finish: string): Obj {
+  const choice = ((fixtureBody('chat.response').output as Obj).choices as Obj[])[0]!;
+  return { ...choice, message: { ...(choice.message as Obj), content: text }, finish_reason: finish };
+}
 const bad = (message: string) => new DashScopeError(400, 'InvalidParameter', message);
 const CHAT_MODELS = new Set(['qwen-turbo', 'qwen-plus', 'qwen-max', 'qwen-max-longcontext', 'qwen-long']);
 const EMBED_MODELS = new Set(['text-embedding-v1', 'text-embedding-v2', 'text-embedding-v3']);
@@ -86,22 +105,25 @@ export async function startFakeDashScope(opts: { port?: number; host?: string; a
     const usage = (n: number) => ({ total_tokens: prompt + n, input_tokens: prompt, output_tokens: n });
     const finish = reply.length < 5 ? 'length' : 'stop';
     const legacy = p.result_format !== 'message';
-    const output = (text: string, fin: string) => (legacy ? { text, finish_reason: fin } : { choices: [{ message: { role: 'assistant', content: text }, finish_reason: fin }] });
+    // The older `output:{text,finish_reason}` form (no result_format) has no fixture: it is built here.
+    const output = (text: string, fin: string) => (legacy ? { text, finish_reason: fin } : { choices: [documentedChoice(text, fin)] });
+    const answer = (text: string, fin: string, n: number) => JSON.stringify({ ...fixtureBody('chat.response'), output: output(text, fin), usage: usage(n), request_id: requestId });
     if (req.headers['x-dashscope-sse'] !== 'enable') {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ output: output(reply.join(' '), finish), usage: usage(reply.length), request_id: requestId }));
+      res.end(answer(reply.join(' '), finish, reply.length));
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream;charset=UTF-8', 'cache-control': 'no-cache' });
     const inc = p.incremental_output === true;
     if (f?.inStream) {
-      res.write(`id:1\nevent:result\n:HTTP_STATUS/200\ndata:${JSON.stringify({ output: output(reply[0]!, 'null'), usage: usage(1), request_id: requestId })}\n\n`);
-      res.end(`id:2\nevent:error\n:HTTP_STATUS/${f.status ?? 400}\ndata:${JSON.stringify({ code: f.code ?? 'DataInspectionFailed', message: f.message ?? 'Output data may contain inappropriate content.', request_id: requestId })}\n\n`);
+      const documented = documentedError('chat.stream.error');
+      res.write(`id:1\nevent:result\n:HTTP_STATUS/200\ndata:${answer(reply[0]!, 'null', 1)}\n\n`);
+      res.end(`id:2\nevent:error\n:HTTP_STATUS/${f.status ?? 400}\ndata:${JSON.stringify({ code: f.code ?? documented.code, message: f.message ?? documented.message, request_id: requestId })}\n\n`);
       return;
     }
     reply.forEach((w, i) => {
       const text = inc ? (i === 0 ? w : ` ${w}`) : reply.slice(0, i + 1).join(' ');
-      res.write(`id:${i + 1}\nevent:result\n:HTTP_STATUS/200\ndata:${JSON.stringify({ output: output(text, i === reply.length - 1 ? finish : 'null'), usage: usage(i + 1), request_id: requestId })}\n\n`);
+      res.write(`id:${i + 1}\nevent:result\n:HTTP_STATUS/200\ndata:${answer(text, i === reply.length - 1 ? finish : 'null', i + 1)}\n\n`);
     });
     res.end();
   }
@@ -114,7 +136,9 @@ export async function startFakeDashScope(opts: { port?: number; host?: string; a
     const dims = isRecord(body.parameters) && typeof body.parameters.dimension === 'number' ? body.parameters.dimension : 8;
     const total = (texts as string[]).reduce((n, t) => n + words(t).length, 0);
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ output: { embeddings: (texts as string[]).map((t, text_index) => ({ text_index, embedding: fakeEmbedding(t, dims) })) }, usage: { total_tokens: total }, request_id: randomUUID() }));
+    const documented = fixtureBody('embeddings.response');
+    const item = ((documented.output as Obj).embeddings as Obj[])[0]!;
+    res.end(JSON.stringify({ ...documented, output: { embeddings: (texts as string[]).map((t, text_index) => ({ ...item, text_index, embedding: fakeEmbedding(t, dims) })) }, usage: { total_tokens: total }, request_id: randomUUID() }));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -126,7 +150,8 @@ export async function startFakeDashScope(opts: { port?: number; host?: string; a
       const auth = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''));
       if (!auth || !keys.includes(auth[1]!)) {
         if (path.startsWith('/compatible-mode/')) throw new CompatibleError(401, 'invalid_api_key', 'Incorrect API key provided. ');
-        throw new DashScopeError(401, 'InvalidApiKey', 'Invalid API-key provided.');
+        const documented = documentedError('error.invalid-api-key');
+        throw new DashScopeError(documented.status, documented.code, documented.message);
       }
       const taskPoll = /^\/api\/v1\/tasks\/([^/]+)$/.exec(path);
       if (req.method === 'GET' && taskPoll) return tasks.poll(res, decodeURIComponent(taskPoll[1]!));
@@ -135,7 +160,8 @@ export async function startFakeDashScope(opts: { port?: number; host?: string; a
       if (fault && (fault.times === undefined || faultUses < fault.times)) {
         faultUses += 1;
         f = fault;
-        if (!f.inStream) throw new DashScopeError(f.status ?? 429, f.code ?? 'Throttling.RateQuota', f.message ?? 'Requests rate limit exceeded, please try again later.');
+        const documented = documentedError('error.throttling');
+        if (!f.inStream) throw new DashScopeError(f.status ?? documented.status, f.code ?? documented.code, f.message ?? documented.message);
       }
       if (req.method === 'POST' && path === '/api/v1/services/aigc/text-generation/generation') return chat(req, res, body, f);
       if (req.method === 'POST' && path === '/api/v1/services/embeddings/text-embedding/text-embedding') return embed(res, body);
@@ -153,7 +179,7 @@ export async function startFakeDashScope(opts: { port?: number; host?: string; a
       if (!(err instanceof DashScopeError) && !(err instanceof TaskError)) throw err;
       record.rejected = { status: err.status, code: err.code, message: err.message };
       res.writeHead(err.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ code: err.code, message: err.message, request_id: randomUUID() }));
+      res.end(JSON.stringify({ ...fixtureBody('error.invalid-api-key'), code: err.code, message: err.message, request_id: randomUUID() }));
     }
   }
 

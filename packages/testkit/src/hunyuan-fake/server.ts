@@ -1,12 +1,30 @@
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody, serveFake, type ListeningFake } from '../http-fake.js';
+import { providerFixture } from '../provider-fixtures.js';
 import { words } from '../rerank-scores.js';
 
 export const FAKE_HUNYUAN_WORDS = ['Hello', 'from', 'the', 'fake', 'Hunyuan', 'model', 'at', 'your', 'service', 'today'];
 /** `AppId|SecretId|SecretKey` the fake accepts unless told otherwise. */
 export const FAKE_TENCENT_KEY = '1300000000|AKIDfakeHunyuanSecretId0001|fakeHunyuanSecretKey0001';
-const NOTE = '以上内容为AI生成，不代表开发者立场，请勿删除或修改本标记';
+type Obj = Record<string, unknown>;
+/**
+ * Tencent's documented bodies (server/src/relay/adapters/tencent/fixtures) are the fake's templates:
+ * the answer, the stream frames and the error envelope are fixtures with this request's values put in.
+ */
+const fixtureBody = (name: string): Obj => providerFixture('tencent', name).body as Obj;
+const documentedResponse = (): Obj => fixtureBody('chat.response').Response as Obj;
+/** The documented stream: its first frame is a middle one, its last the finishing one. */
+const documentedFrames = (): { middle: Obj; last: Obj } => {
+  const events = providerFixture('tencent', 'chat.stream').events as Obj[];
+  return { middle: events[0]!, last: events.at(-1)! };
+};
+/** The documented signature refusal, the words the fake answers a bad signature with. */
+const SIGNATURE_FAILURE = ((fixtureBody('error.signature').Response as Obj).Error as { Message: string }).Message;
+function errorBody(code: string, message: string, requestId: string): Obj {
+  const documented = fixtureBody('error.invalid-parameter').Response as Obj;
+  return { Response: { ...documented, Error: { ...(documented.Error as Obj), Code: code, Message: message }, RequestId: requestId } };
+}
 
 export interface HunyuanRecordedRequest {
   headers: IncomingMessage['headers'];
@@ -62,7 +80,7 @@ export async function startFakeHunyuan(opts: { port?: number; host?: string; api
 
   function verify(req: IncomingMessage, raw: string): void {
     const auth = /^TC3-HMAC-SHA256 Credential=([^/]+)\/(\d{4}-\d{2}-\d{2})\/hunyuan\/tc3_request, SignedHeaders=([a-z0-9;-]+), Signature=([0-9a-f]{64})$/.exec(String(req.headers.authorization ?? ''));
-    if (!auth) throw new TencentError('AuthFailure.SignatureFailure', 'The provided credentials could not be validated. Please check your signature is correct.');
+    if (!auth) throw new TencentError('AuthFailure.SignatureFailure', SIGNATURE_FAILURE);
     const [, secretId, date, signedHeaders, signature] = auth;
     const secret = secrets.get(secretId!);
     if (secret === undefined) throw new TencentError('AuthFailure.SecretIdNotFound', 'The SecretId is not found, please ensure that your SecretId is correct.');
@@ -76,7 +94,7 @@ export async function startFakeHunyuan(opts: { port?: number; host?: string; api
     const toSign = `TC3-HMAC-SHA256\n${ts}\n${date}/hunyuan/tc3_request\n${sha256(canonical)}`;
     const key = hmac(hmac(hmac(`TC3${secret}`, date!), 'hunyuan'), 'tc3_request');
     const want = createHmac('sha256', key).update(toSign).digest();
-    if (!timingSafeEqual(want, Buffer.from(signature!, 'hex'))) throw new TencentError('AuthFailure.SignatureFailure', 'The provided credentials could not be validated. Please check your signature is correct.');
+    if (!timingSafeEqual(want, Buffer.from(signature!, 'hex'))) throw new TencentError('AuthFailure.SignatureFailure', SIGNATURE_FAILURE);
   }
 
   function validate(body: Record<string, unknown>): void {
@@ -100,13 +118,20 @@ export async function startFakeHunyuan(opts: { port?: number; host?: string; api
     const reply = FAKE_HUNYUAN_WORDS.slice(0, 5);
     const usage = (n: number) => ({ PromptTokens: prompt, CompletionTokens: n, TotalTokens: prompt + n });
     if (body.Stream !== true) {
+      const documented = documentedResponse();
+      const choice = (documented.Choices as Obj[])[0]!;
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ Response: { RequestId: requestId, Note: NOTE, Choices: [{ FinishReason: 'stop', Message: { Role: 'assistant', Content: reply.join(' ') } }], Created: created, Id: id, Usage: usage(reply.length) } }));
+      res.end(JSON.stringify({ Response: { ...documented, RequestId: requestId, Choices: [{ ...choice, FinishReason: 'stop', Message: { ...(choice.Message as Obj), Content: reply.join(' ') } }], Created: created, Id: id, Usage: usage(reply.length) } }));
       return;
     }
+    const { middle, last } = documentedFrames();
+    const frame = (template: Obj, content: string, finish: string, n: number) => {
+      const choice = (template.Choices as Obj[])[0]!;
+      return `data: ${JSON.stringify({ ...template, Choices: [{ ...choice, FinishReason: finish, Delta: { ...(choice.Delta as Obj), Content: content } }], Created: created, Id: id, Usage: usage(n) })}\n\n`;
+    };
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    reply.forEach((w, i) => res.write(`data: ${JSON.stringify({ Note: NOTE, Choices: [{ FinishReason: '', Delta: { Role: 'assistant', Content: i === 0 ? w : ` ${w}` } }], Created: created, Id: id, Usage: usage(i + 1) })}\n\n`));
-    res.end(`data: ${JSON.stringify({ Note: NOTE, Choices: [{ FinishReason: 'stop', Delta: { Role: 'assistant', Content: '' } }], Created: created, Id: id, Usage: usage(reply.length) })}\n\n`);
+    reply.forEach((w, i) => res.write(frame(middle, i === 0 ? w : ` ${w}`, '', i + 1)));
+    res.end(frame(last, '', 'stop', reply.length));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -135,13 +160,13 @@ export async function startFakeHunyuan(opts: { port?: number; host?: string; api
       if (!(err instanceof TencentError)) throw err;
       record.rejected = { code: err.code, message: err.message };
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ Response: { Error: { Code: err.code, Message: err.message }, RequestId: requestId } }));
+      res.end(JSON.stringify(errorBody(err.code, err.message, requestId)));
     }
   }
 
   const listening = await serveFake(opts, (req, res) => handle(req, res), (res, err) => {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ Response: { Error: { Code: 'InternalError', Message: `Fake upstream bug: ${String(err)}` }, RequestId: randomUUID() } }));
+    res.end(JSON.stringify(errorBody('InternalError', `Fake upstream bug: ${String(err)}`, randomUUID())));
   });
   return {
     ...listening,

@@ -2,6 +2,7 @@ import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { providerFixture } from '../provider-fixtures.js';
 import { words } from '../rerank-scores.js';
 
 export const FAKE_SPARK_WORDS = ['Hello', 'from', 'the', 'fake', 'Spark', 'model', 'at', 'your', 'service', 'today'];
@@ -54,6 +55,21 @@ export interface FakeSpark {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+type Obj = Record<string, unknown>;
+
+/**
+ * iFlytek's documented frames (server/src/relay/adapters/spark/fixtures) are the fake's templates:
+ * answer frames (by status 0/1/2), error frames and the refused handshake's body, with this
+ * request's values put in.
+ */
+const documentedFrames = (): Obj[] => providerFixture('spark', 'chat.stream').events as Obj[];
+/** Error frames documented per code: the fake answers a fault of that code with iFlytek's words. */
+const ERROR_FRAMES = ['error.content-blocked', 'error.too-long', 'error.unauthorized', 'error.daily-limit', 'error.bad-parameter'].map((n) => providerFixture('spark', n).body as Obj);
+function errorFrame(code: number, message: string | undefined, sid: string): Obj {
+  const documented = ERROR_FRAMES.find((f) => isRecord(f.header) && f.header.code === code);
+  const header = isRecord(documented?.header) ? documented.header : (ERROR_FRAMES[0]!.header as Obj);
+  return { header: { ...header, code, message: message ?? (documented ? header.message : `error ${code}`), sid, status: 2 } };
+}
 
 /** Prompt tokens the fake bills: one per word of every message of the frame. */
 export function sparkPromptTokens(frame: unknown): number {
@@ -159,17 +175,23 @@ export async function startFakeSpark(opts: { port?: number; host?: string; keys?
     const text = isRecord(frame.payload) && isRecord(frame.payload.message) && Array.isArray(frame.payload.message.text) ? frame.payload.message.text : [];
     const last = text.at(-1) as Record<string, unknown>;
     const question = words(String(last.content)).length;
+    const templates = documentedFrames();
     const send = (status: number, seq: number, content: string, usage?: Record<string, number>) => {
-      const payload: Record<string, unknown> = { choices: { status, seq, text: [{ content, role: 'assistant', index: 0 }] } };
-      if (usage) payload.usage = { text: usage };
-      ws.send(JSON.stringify({ header: { code: 0, message: 'Success', sid, status }, payload }));
+      const t = templates.find((x) => isRecord(x.header) && x.header.status === status)!;
+      const p = t.payload as Obj;
+      const choices = p.choices as Obj;
+      const item = (choices.text as Obj[])[0]!;
+      const payload: Obj = { choices: { ...choices, status, seq, text: [{ ...item, content }] } };
+      if (usage) payload.usage = { ...(p.usage as Obj), text: usage };
+      ws.send(JSON.stringify({ header: { ...(t.header as Obj), sid, status }, payload }));
       record.framesSent += 1;
     };
     for (let i = 0; i < chunkCount; i++) {
       if (ws.readyState !== ws.OPEN) return;
       if (f && 'code' in f && (f.afterFrames ?? 0) === i) {
-        ws.send(JSON.stringify({ header: { code: f.code, message: f.message ?? `error ${f.code}`, sid, status: 2 } }));
-        record.rejected = { code: f.code, message: f.message ?? `error ${f.code}` };
+        const frame = errorFrame(f.code, f.message, sid);
+        ws.send(JSON.stringify(frame));
+        record.rejected = { code: f.code, message: String((frame.header as Obj).message) };
         end();
         ws.close();
         return;
@@ -202,7 +224,7 @@ export async function startFakeSpark(opts: { port?: number; host?: string; keys?
     requests.push(record);
     const refuse = (status: number, message: string) => {
       record.rejected = { status, message };
-      const body = JSON.stringify({ message });
+      const body = JSON.stringify({ ...(providerFixture('spark', 'error.handshake').body as Obj), message });
       socket.end(`HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : status === 403 ? 'Forbidden' : 'Unauthorized'}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
     };
     const domain = ROUTES[url.pathname];
@@ -231,7 +253,7 @@ export async function startFakeSpark(opts: { port?: number; host?: string; keys?
           if (!(err instanceof FrameError)) throw err;
           done = true;
           record.rejected = { code: err.code, message: err.message };
-          ws.send(JSON.stringify({ header: { code: err.code, message: err.message, sid: `cht000${randomUUID().slice(0, 8)}`, status: 2 } }));
+          ws.send(JSON.stringify(errorFrame(err.code, err.message, `cht000${randomUUID().slice(0, 8)}`)));
           ws.close();
         }
       });

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ListeningFake, readJsonBody, serveFake } from '../http-fake.js';
+import { providerFixture } from '../provider-fixtures.js';
 import { fakeEmbedding, words } from '../rerank-scores.js';
 
 export const FAKE_ZHIPU_WORDS = ['Hello', 'from', 'the', 'fake', 'Zhipu', 'model', 'at', 'your', 'service', 'today'];
@@ -43,6 +44,23 @@ class ZhipuError extends Error {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+type Obj = Record<string, unknown>;
+/**
+ * Zhipu's documented bodies (server/src/relay/adapters/zhipu/fixtures) are the fake's templates:
+ * answers, stream chunks and events, and error envelopes are fixtures with this request's values put in.
+ */
+const fixtureBody = (name: string): Obj => providerFixture('zhipu', name).body as Obj;
+const fixtureEvents = (name: string): Obj[] => providerFixture('zhipu', name).events as Obj[];
+/** A documented v4 error's code and words. */
+const v4Error = (name: string): { status: number; code: string; message: string } => {
+  const fx = providerFixture('zhipu', name);
+  const e = (fx.body as { error: { code: string; message: string } }).error;
+  return { status: fx.status!, code: e.code, message: e.message };
+};
+const ILLEGAL_TOKEN = v4Error('v4.error.auth');
+const UNKNOWN_MODEL = v4Error('v4.error.unknown-model');
+const ARREARS = v4Error('v4.error.arrears');
+
 const bad = (message: string) => new ZhipuError(400, '1210', `API 调用参数有误，请检查文档。${message}`);
 const V4_MODELS = new Set(['glm-4-plus', 'glm-4-0520', 'glm-4', 'glm-4-air', 'glm-4-airx', 'glm-4-long', 'glm-4-flash', 'glm-4v-plus', 'glm-4v', 'glm-3-turbo']);
 const EMBED_MODELS = new Set(['embedding-2', 'embedding-3']);
@@ -95,12 +113,12 @@ export async function startFakeZhipu(opts: { port?: number; host?: string; apiKe
     const [h, p, s] = raw.split('.');
     const header = h ? b64json(h) : undefined;
     const payload = p ? b64json(p) : undefined;
-    if (!header || !payload || !s) throw new ZhipuError(401, '1002', 'Authorization Token非法，请确认Authorization Token正确传递。');
-    if (header.alg !== 'HS256' || header.sign_type !== 'SIGN') throw new ZhipuError(401, '1002', 'Authorization Token非法，请确认Authorization Token正确传递。');
+    if (!header || !payload || !s) throw new ZhipuError(ILLEGAL_TOKEN.status, ILLEGAL_TOKEN.code, ILLEGAL_TOKEN.message);
+    if (header.alg !== 'HS256' || header.sign_type !== 'SIGN') throw new ZhipuError(ILLEGAL_TOKEN.status, ILLEGAL_TOKEN.code, ILLEGAL_TOKEN.message);
     const secret = secrets.get(String(payload.api_key));
     const want = secret ? createHmac('sha256', secret).update(`${h}.${p}`).digest() : undefined;
     const got = Buffer.from(s, 'base64url');
-    if (!want || want.length !== got.length || !timingSafeEqual(want, got)) throw new ZhipuError(401, '1002', 'Authorization Token非法，请确认Authorization Token正确传递。');
+    if (!want || want.length !== got.length || !timingSafeEqual(want, got)) throw new ZhipuError(ILLEGAL_TOKEN.status, ILLEGAL_TOKEN.code, ILLEGAL_TOKEN.message);
     // Milliseconds, as the vendor documents: a seconds value would read as long expired.
     if (typeof payload.exp !== 'number' || payload.exp < Date.now() || typeof payload.timestamp !== 'number') throw new ZhipuError(401, '1003', 'Authorization Token已过期。');
     record.jwt = { header, payload };
@@ -118,7 +136,7 @@ export async function startFakeZhipu(opts: { port?: number; host?: string; apiKe
 
   function v4Chat(res: ServerResponse, body: Record<string, unknown>): void {
     for (const k of Object.keys(body)) if (!V4_FIELDS.has(k)) throw bad(`不支持的参数: ${k}`);
-    if (!V4_MODELS.has(String(body.model))) throw new ZhipuError(400, '1211', '模型不存在，请检查模型代码。');
+    if (!V4_MODELS.has(String(body.model))) throw new ZhipuError(UNKNOWN_MODEL.status, UNKNOWN_MODEL.code, UNKNOWN_MODEL.message);
     if (!Array.isArray(body.messages) || body.messages.length === 0) throw bad('messages 不能为空');
     if (body.top_p !== undefined && !(typeof body.top_p === 'number' && body.top_p > 0 && body.top_p < 1)) throw bad('top_p 取值范围为 (0, 1)');
     if (body.stop !== undefined && !(Array.isArray(body.stop) && body.stop.every((x) => typeof x === 'string'))) throw bad('stop 必须是字符串列表');
@@ -147,11 +165,20 @@ export async function startFakeZhipu(opts: { port?: number; host?: string; apiKe
     if (body.stream !== true) {
       const message = call ? { role: 'assistant', content: null, tool_calls: [call] } : { role: 'assistant', content: reply.join(' ') };
       res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
-      res.end(JSON.stringify({ id, request_id: String(body.request_id ?? id), created, model: body.model, choices: [{ index: 0, finish_reason: finish, message }], usage }));
+      const documented = fixtureBody('v4.chat.response');
+      const choice = (documented.choices as Obj[])[0]!;
+      res.end(JSON.stringify({ ...documented, id, request_id: String(body.request_id ?? id), created, model: body.model, choices: [{ ...choice, index: 0, finish_reason: finish, message }], usage }));
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream;charset=UTF-8', 'cache-control': 'no-cache' });
-    const send = (choice: Record<string, unknown>, extra: Record<string, unknown> = {}) => res.write(`data: ${JSON.stringify({ id, created, model: body.model, choices: [{ index: 0, ...choice }], ...extra })}\n\n`);
+    // The documented chunks: a middle one, and the last with finish_reason and usage.
+    const chunks = fixtureEvents('v4.chat.stream');
+    const send = (choice: Obj, extra: Obj = {}) => {
+      // The usage is this answer's (in `extra`), never the documented one.
+      const template = { ...(extra.usage ? chunks.at(-1)! : chunks[0]!) };
+      delete template.usage;
+      res.write(`data: ${JSON.stringify({ ...template, id, created, model: body.model, choices: [{ index: 0, ...choice }], ...extra })}\n\n`);
+    };
     if (call) send({ delta: { role: 'assistant', tool_calls: [call] } });
     else reply.forEach((w, i) => send({ delta: { role: 'assistant', content: i === 0 ? w : ` ${w}` } }));
     send({ finish_reason: finish, delta: { role: 'assistant', content: '' } }, { usage });
@@ -159,13 +186,15 @@ export async function startFakeZhipu(opts: { port?: number; host?: string; apiKe
   }
 
   function v4Embed(res: ServerResponse, body: Record<string, unknown>): void {
-    if (!EMBED_MODELS.has(String(body.model))) throw new ZhipuError(400, '1211', '模型不存在，请检查模型代码。');
+    if (!EMBED_MODELS.has(String(body.model))) throw new ZhipuError(UNKNOWN_MODEL.status, UNKNOWN_MODEL.code, UNKNOWN_MODEL.message);
     const inputs = typeof body.input === 'string' ? [body.input] : Array.isArray(body.input) && body.input.every((x) => typeof x === 'string') ? (body.input as string[]) : undefined;
     if (!inputs || inputs.length === 0) throw bad('input 必须是字符串或字符串列表');
     const dims = typeof body.dimensions === 'number' ? body.dimensions : 8;
     const tokens = inputs.reduce((n, t) => n + words(t).length, 0);
     res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
-    res.end(JSON.stringify({ model: body.model, object: 'list', data: inputs.map((t, index) => ({ index, object: 'embedding', embedding: fakeEmbedding(t, dims) })), usage: { prompt_tokens: tokens, completion_tokens: 0, total_tokens: tokens } }));
+    const documented = fixtureBody('v4.embeddings.response');
+    const item = (documented.data as Obj[])[0]!;
+    res.end(JSON.stringify({ ...documented, model: body.model, data: inputs.map((t, index) => ({ ...item, index, embedding: fakeEmbedding(t, dims) })), usage: { ...(documented.usage as Obj), prompt_tokens: tokens, completion_tokens: 0, total_tokens: tokens } }));
   }
 
   function v3(res: ServerResponse, model: string, stream: boolean, body: Record<string, unknown>, f: FakeZhipuFault | undefined): void {
@@ -180,7 +209,9 @@ export async function startFakeZhipu(opts: { port?: number; host?: string; apiKe
     const usage = { prompt_tokens: prompt, completion_tokens: reply.length, total_tokens: prompt + reply.length };
     if (!stream) {
       res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
-      res.end(JSON.stringify({ code: 200, msg: '操作成功', success: true, data: { request_id: taskId, task_id: taskId, task_status: 'SUCCESS', choices: [{ role: 'assistant', content: JSON.stringify(reply.join(' ')) }], usage } }));
+      const documented = fixtureBody('v3.chat.response');
+      // The v3 wraps the content in literal quotes (JSON-encoded text), as documented.
+      res.end(JSON.stringify({ ...documented, data: { ...(documented.data as Obj), request_id: taskId, task_id: taskId, choices: [{ role: 'assistant', content: JSON.stringify(reply.join(' ')) }], usage } }));
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream;charset=UTF-8', 'cache-control': 'no-cache' });
@@ -192,7 +223,8 @@ export async function startFakeZhipu(opts: { port?: number; host?: string; apiKe
     // `incremental:false` (the default) repeats the whole text so far in every `add` event.
     const inc = body.incremental === true;
     reply.forEach((w, i) => res.write(`event:add\nid:${taskId}\ndata:${inc ? (i === 0 ? w : ` ${w}`) : reply.slice(0, i + 1).join(' ')}\n\n`));
-    res.end(`event:finish\nid:${taskId}\ndata:\nmeta:${JSON.stringify({ task_status: 'SUCCESS', usage, task_id: taskId, request_id: taskId })}\n\n`);
+    const finish = fixtureEvents('v3.chat.stream').find((e) => e.event === 'finish')!;
+    res.end(`event:finish\nid:${taskId}\ndata:\nmeta:${JSON.stringify({ ...(finish.meta as Obj), usage, task_id: taskId, request_id: taskId })}\n\n`);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -205,7 +237,7 @@ export async function startFakeZhipu(opts: { port?: number; host?: string; apiKe
       verify(req, record);
       if (!isRecord(body)) throw bad('请求体须为 JSON 对象');
       const f = takeFault();
-      if (f && !f.inStream) throw new ZhipuError(v3Path ? 200 : (f.status ?? 429), f.code ?? '1113', f.message ?? '您的账户已欠费，请充值后重试。');
+      if (f && !f.inStream) throw new ZhipuError(v3Path ? 200 : (f.status ?? ARREARS.status), f.code ?? ARREARS.code, f.message ?? ARREARS.message);
       if (req.method === 'POST' && path === '/api/paas/v4/chat/completions') return v4Chat(res, body);
       if (req.method === 'POST' && path === '/api/paas/v4/embeddings') return v4Embed(res, body);
       if (req.method === 'POST' && v3Path) return v3(res, decodeURIComponent(v3Path[1]!), v3Path[2] === 'sse-invoke', body, f);
@@ -216,7 +248,7 @@ export async function startFakeZhipu(opts: { port?: number; host?: string; apiKe
       // v3 answers every failure as HTTP 200 with `success:false`; v4 with the status and `{"error":{…}}`.
       const v3Reply = v3Path !== null;
       res.writeHead(v3Reply ? 200 : err.status, { 'content-type': 'application/json; charset=UTF-8' });
-      res.end(JSON.stringify(v3Reply ? { code: Number(err.code), msg: err.message, success: false } : { error: { code: err.code, message: err.message } }));
+      res.end(JSON.stringify(v3Reply ? { ...fixtureBody('v3.error'), code: Number(err.code), msg: err.message } : { ...fixtureBody('v4.error.unknown-model'), error: { code: err.code, message: err.message } }));
     }
   }
 

@@ -1,30 +1,9 @@
-import { isHttpUrl, LogType } from '@modelgate/shared';
+import { isHttpUrl } from '@modelgate/shared';
 import type { Selectable } from 'kysely';
-import type { AppContext } from '../../context.js';
 import type { MidjourneysTable } from '../../db/schema.js';
-import { recordLog } from '../logs/log-writer.js';
+import type { TaskStore } from '../../relay/adapters/task-types.js';
 
 export type MjRow = Selectable<MidjourneysTable>;
-type Deps = Pick<AppContext, 'db' | 'quotaLedger'>;
-
-/** What an upstream task (a list-by-condition item or a notify body) says about a task. */
-export interface MjUpdate {
-  progress?: unknown;
-  promptEn?: unknown;
-  state?: unknown;
-  submitTime?: unknown;
-  startTime?: unknown;
-  finishTime?: unknown;
-  imageUrl?: unknown;
-  status?: unknown;
-  failReason?: unknown;
-  properties?: unknown;
-  buttons?: unknown;
-}
-
-const text = (v: unknown, fallback: string): string => (typeof v === 'string' ? v : fallback);
-const int = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isSafeInteger(v) ? v : fallback);
-const json = (v: unknown, fallback: string): string => (v && typeof v === 'object' ? JSON.stringify(v) : fallback);
 
 function parse(s: string): unknown {
   try {
@@ -107,55 +86,37 @@ export function mjTaskJson(stored: MjRow): Record<string, unknown> {
 export const MJ_TIMEOUT_MS = 60 * 60 * 1000;
 export const MJ_TIMEOUT_REASON = '上游任务超时（超过1小时）';
 
-/**
- * Applies what the upstream says about a task. A task that failed (FAILURE, or a fail reason before
- * it finished) ends at 100 % and its charge goes back to the user — through the ledger, with the
- * task as the refund's unique ref, in the same transaction as the row: however many pollers,
- * notifications or nodes see the failure, the user is refunded exactly once. Returns whether this
- * call refunded.
- */
-export async function applyMjUpdate(ctx: Deps, stored: MjRow, u: MjUpdate): Promise<{ changed: boolean; refunded: boolean }> {
-  const row = normalMj(stored);
-  const next = {
-    progress: text(u.progress, row.progress),
-    prompt_en: text(u.promptEn, row.prompt_en),
-    state: text(u.state, row.state),
-    submit_time: int(u.submitTime, Number(row.submit_time)),
-    start_time: int(u.startTime, Number(row.start_time)),
-    finish_time: int(u.finishTime, Number(row.finish_time)),
-    // An empty URL clears the preview (a failure); anything but http(s) is ignored.
-    image_url: u.imageUrl === '' ? '' : (httpUrl(u.imageUrl) ?? row.image_url),
-    status: text(u.status, row.status),
-    fail_reason: text(u.failReason, row.fail_reason),
-    properties: u.properties && typeof u.properties === 'object' ? storedProperties(u.properties, notifyBindingOf(row)) : row.properties,
-    buttons: json(u.buttons, row.buttons),
-  };
-  const failed = next.status === 'FAILURE' || (next.progress !== '100%' && next.fail_reason !== '');
-  if (failed) {
-    next.status = 'FAILURE';
-    next.progress = '100%';
-  } else if (next.status === 'SUCCESS') next.progress = '100%';
-  const changed = (Object.keys(next) as Array<keyof typeof next>).some((k) => String(next[k]) !== String(row[k]));
-  if (!changed) return { changed: false, refunded: false };
-  return ctx.db.db.transaction().execute(async (trx) => {
+/** The columns an upstream's word can move (relay/adapters/midjourney/task-adapter.ts computes them). */
+export interface MjPatch {
+  progress: string;
+  prompt_en: string;
+  state: string;
+  submit_time: number;
+  start_time: number;
+  finish_time: number;
+  image_url: string;
+  status: string;
+  fail_reason: string;
+  properties: string;
+  buttons: string;
+}
+
+/** The drawing tasks' table as the task framework sees it (relay/tasks/). */
+export const mjStore: TaskStore<MjRow, MjPatch> = {
+  loadOpen: (db, limit) => db.db.selectFrom('midjourneys').selectAll().where('progress', '!=', '100%').orderBy('id').limit(limit).execute(),
+  ref: (r) => ({
+    id: Number(r.id),
+    userId: Number(r.user_id),
+    channelId: Number(r.channel_id),
+    upstreamId: r.mj_id ?? '',
+    quota: Number(r.quota),
+    // Drawing tasks keep milliseconds.
+    submittedAtMs: Number(r.submit_time),
+    failReason: r.fail_reason ?? '',
+  }),
+  async writeIfOpen(trx, row, patch) {
     // Only a task that is still open moves: a task another poller already finished stays as it is.
-    const r = await trx.updateTable('midjourneys').set({ ...next, code: 1 }).where('id', '=', row.id).where('progress', '!=', '100%').executeTakeFirst();
-    if (Number(r.numUpdatedRows) === 0) return { changed: false, refunded: false };
-    const quota = Number(row.quota);
-    if (!failed || quota <= 0) return { changed: true, refunded: false };
-    return { changed: true, refunded: await refundMj(ctx, row, quota, trx) };
-  });
-}
-
-/** Gives a failed task's charge back to its user (once per task: the ledger's unique (kind, ref)). */
-async function refundMj(ctx: Deps, row: MjRow, quota: number, trx: Parameters<Deps['quotaLedger']['move']>[1]): Promise<boolean> {
-  const moved = await ctx.quotaLedger.move({ kind: 'refund', userId: Number(row.user_id), quota, used: -quota, ref: `mj:${row.id}` }, trx);
-  if (moved !== 'applied') return false;
-  await recordLog(ctx.db, { userId: Number(row.user_id), type: LogType.System, content: `构图失败 ${row.mj_id}，补偿 ${quota}`, quota }, trx);
-  return true;
-}
-
-/** Fails a task the upstream can no longer answer for (timed out, its channel gone), with the refund. */
-export function failMj(ctx: Deps, row: MjRow, reason: string): Promise<{ changed: boolean; refunded: boolean }> {
-  return applyMjUpdate(ctx, row, { status: 'FAILURE', failReason: reason, finishTime: Date.now() });
-}
+    const r = await trx.updateTable('midjourneys').set({ ...patch, code: 1 }).where('id', '=', row.id).where('progress', '!=', '100%').executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  },
+};

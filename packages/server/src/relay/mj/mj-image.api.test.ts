@@ -1,6 +1,7 @@
 import { startFakeMj, type FakeMj } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MjPoller } from '../../modules/tasks/mj-poller.js';
+import { midjourneyTaskAdapter } from '../adapters/midjourney/task-adapter.js';
+import { TaskPoller } from '../tasks/task-poller.js';
 import { rootClient } from '../../test-support/api-client.js';
 import { addCaller, addChannel, balances, type RelayHarness, type TestCaller } from '../../test-support/relay-fixtures.js';
 import { testDbKinds } from '../../test-support/test-db.js';
@@ -51,7 +52,7 @@ describe('task image sniffing', () => {
 describe.each(testDbKinds())('Midjourney task images on %s', (kind) => {
   let h: RelayHarness;
   let mj: FakeMj;
-  let poller: MjPoller;
+  let poller: TaskPoller;
   let alice: TestCaller;
 
   beforeAll(async () => {
@@ -66,7 +67,7 @@ describe.each(testDbKinds())('Midjourney task images on %s', (kind) => {
     h = { server, root, fake: undefined as never, close: async () => undefined };
     await addChannel(root, { type: 5, key: 'mj-secret', base_url: mj.url, models: 'mj_imagine' });
     expect((await root.put('/api/option/', { key: 'OutboundAllowedRanges', value: '127.0.0.1/32' })).body.success).toBe(true);
-    poller = new MjPoller(server.ctx);
+    poller = new TaskPoller(server.ctx, midjourneyTaskAdapter);
     alice = await addCaller(h, { quota: 1_000_000, remain: 1_000_000 });
   });
   afterAll(async () => {

@@ -5,8 +5,9 @@ import type { AppContext } from '../../context.js';
 import { safeEqual } from '../../crypto/safe-equal.js';
 import { outboundAllowList } from '../../net/address-policy.js';
 import { guardedFetch } from '../../net/guarded-fetch.js';
-import { applyMjUpdate, httpUrl, mjTaskJson, notifyBindingOf, type MjRow, type NotifyBinding } from '../../modules/tasks/mj-store.js';
-import { taskAdapterFor } from '../adapters/task-registry.js';
+import { httpUrl, mjTaskJson, notifyBindingOf, type NotifyBinding } from '../../modules/tasks/mj-store.js';
+import { midjourneyTaskAdapter as kind } from '../adapters/midjourney/task-adapter.js';
+import { applyTaskItem } from '../tasks/task-settle.js';
 import { invalid, MJ_NOT_FOUND, MjError, type MjReplyBody } from './mj-action.js';
 import { withForwardUrl } from './mj-image.js';
 
@@ -87,7 +88,7 @@ export async function applySignedNotify(ctx: Deps, claim: NotifyClaim, body: Rec
   const { failReason, ...reported } = body;
   const failure = reported.status === 'FAILURE' || (typeof failReason === 'string' && failReason !== '' && reported.progress !== '100%');
   if (reported.status === 'FAILURE') delete reported.status;
-  let changed = (await applyMjUpdate(ctx, row, reported)).changed;
+  let changed = (await applyTaskItem(ctx, kind, row, reported)).changed;
   if (failure) changed = (await confirmWithUpstream(ctx, Number(row.id), log)) || changed;
   if (changed && binding.hook) forwardToClient(ctx, Number(row.id), binding, log);
   return { code: 1, description: 'success', result: mjId };
@@ -99,15 +100,14 @@ async function confirmWithUpstream(ctx: Deps, rowId: number, log: FastifyBaseLog
   if (!row || row.progress === '100%') return false;
   await ctx.relay.channels.ensure();
   const ch = ctx.relay.channels.get(Number(row.channel_id));
-  const adapter = ch ? taskAdapterFor(ch.type) : undefined;
   // The poller fails tasks whose channel is gone; nothing to ask here.
-  if (!ch || !adapter) return false;
-  const items = await adapter.fetchMany(ch.target, [row.mj_id], CONFIRM_TIMEOUT_MS).catch((err: unknown) => {
+  if (!ch || !kind.types.includes(ch.type)) return false;
+  const items = await kind.fetchMany(ch.target, [row.mj_id], CONFIRM_TIMEOUT_MS).catch((err: unknown) => {
     log.warn({ err, mjId: row.mj_id }, 'midjourney notify: the upstream could not confirm a failure');
     return null;
   });
   const item = items?.find((it) => (it as { id?: unknown } | null)?.id === row.mj_id) as Record<string, unknown> | undefined;
-  return item ? (await applyMjUpdate(ctx, row as MjRow, item)).changed : false;
+  return item ? (await applyTaskItem(ctx, kind, row, item)).changed : false;
 }
 
 /** Calls the client's notifyHook with the task as `/mj/task/{id}/fetch` shows it; off the proxy's request. */

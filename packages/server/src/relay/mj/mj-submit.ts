@@ -1,20 +1,17 @@
-import { ChannelStatus, langFromHeader, LogType, mjActionModel, perCallQuota, type MjAction } from '@modelgate/shared';
+import { ChannelStatus, langFromHeader, type MjAction } from '@modelgate/shared';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { httpUrl, storedProperties, type NotifyBinding } from '../../modules/tasks/mj-store.js';
-import { taskAdapterFor } from '../adapters/task-registry.js';
+import { midjourneyTaskAdapter } from '../adapters/midjourney/task-adapter.js';
 import type { TaskAdapter } from '../adapters/task-types.js';
-import { priceFor } from '../billing/pricing.js';
 import type { RuntimeChannel } from '../channel-cache.js';
-import { pricingTables } from '../relay.service.js';
+import { chargedSubmit, payerOf, taskQuota } from '../tasks/task-charge.js';
 import type { RelayAuth } from '../token-auth.js';
 import { chargeable, clearMode, intentOf, invalid, MJ_NOT_FOUND, MJ_RATE_LIMITED, MJ_SYSTEM, MjError, type MjReplyBody } from './mj-action.js';
 import { clientHookOf, signedHook } from './mj-notify.js';
 
 type Deps = Pick<AppContext, 'db' | 'options' | 'relay' | 'quotaLedger' | 'config' | 'secrets'>;
 
-/** Unpriced Midjourney actions cost $0.1 (§8.3). */
-const DEFAULT_MJ_PRICE = 0.1;
 const SUBMIT_TIMEOUT_MS = 60_000;
 
 export interface MjChannel {
@@ -22,11 +19,16 @@ export interface MjChannel {
   adapter: TaskAdapter;
 }
 
+/** The Midjourney kind when the channel is a Midjourney proxy (a channel of another kind cannot take drawing tasks). */
+function mjKindOf(ch: RuntimeChannel | null | undefined): TaskAdapter | undefined {
+  return ch && midjourneyTaskAdapter.types.includes(ch.type) ? midjourneyTaskAdapter : undefined;
+}
+
 /** The channel that owns a stored task (follow-ups go there); refused when it is gone or disabled. */
 export async function originChannel(ctx: Deps, channelId: number): Promise<MjChannel> {
   await ctx.relay.channels.ensure();
   const ch = ctx.relay.channels.get(channelId);
-  const adapter = ch ? taskAdapterFor(ch.type) : undefined;
+  const adapter = mjKindOf(ch);
   if (!ch || !adapter) throw new MjError(503, MJ_NOT_FOUND, `the channel of this task (#${channelId}) no longer exists`);
   if (ch.status !== ChannelStatus.Enabled) throw new MjError(503, MJ_NOT_FOUND, `the channel of this task (#${channelId}) is disabled`);
   return { ch, adapter };
@@ -35,14 +37,9 @@ export async function originChannel(ctx: Deps, channelId: number): Promise<MjCha
 async function pickChannel(ctx: Deps, auth: RelayAuth, model: string): Promise<MjChannel> {
   await ctx.relay.channels.ensure();
   const ch = auth.pinned ?? ctx.relay.channels.select(auth.group, model, new Set());
-  const adapter = ch ? taskAdapterFor(ch.type) : undefined;
+  const adapter = mjKindOf(ch);
   if (!ch || !adapter) throw new MjError(503, MJ_NOT_FOUND, `no available channel for model ${model} in group ${auth.group}`);
   return { ch, adapter };
-}
-
-function quotaFor(ctx: Deps, model: string, group: string): number {
-  const price = priceFor(model, group, pricingTables(ctx));
-  return perCallQuota({ ...price, modelPrice: price.modelPrice >= 0 ? price.modelPrice : DEFAULT_MJ_PRICE });
 }
 
 /**
@@ -66,7 +63,7 @@ function upstreamBody(ctx: Deps, body: Record<string, unknown>, hookUrl: string 
  */
 export async function submitMj(ctx: Deps, req: FastifyRequest, auth: RelayAuth, path: string, body: Record<string, unknown>): Promise<MjReplyBody> {
   const intent = intentOf(path, body);
-  const model = mjActionModel(intent.action);
+  const { model, quota } = taskQuota(ctx, midjourneyTaskAdapter, intent.action, auth.group);
   if (auth.token.modelLimits && !auth.token.modelLimits.has(model)) throw new MjError(403, 4, `this token may not use model ${model}`);
   let target: MjChannel;
   if (intent.originId) {
@@ -81,63 +78,28 @@ export async function submitMj(ctx: Deps, req: FastifyRequest, auth: RelayAuth, 
   const hook = signedHook(ctx, auth.user.id, target.ch.id);
   const binding: NotifyBinding | null = hook ? { nonce: hook.nonce, hook: clientHook } : null;
 
-  const quota = quotaFor(ctx, model, auth.group);
-  const requestId = req.id;
-  const ledger = ctx.relay.ledger;
-  const tokenLimited = !auth.token.unlimited;
-  if (quota > 0) {
-    const r = await ledger.reserve({ requestId, userId: auth.user.id, tokenId: auth.token.id, tokenLimited, amount: quota, now: Math.floor(Date.now() / 1000) });
-    if (!r.ok) throw invalid(`quota_not_enough: ${r.who} cannot pay ${quota}`);
-  }
-  const started = Date.now();
-  let upstream;
-  try {
-    upstream = await target.adapter.call(target.ch.target, 'POST', `/mj${path}`, upstreamBody(ctx, body, hook?.url), SUBMIT_TIMEOUT_MS);
-  } catch (err) {
-    await ledger.release(requestId);
-    throw new MjError(502, MJ_SYSTEM, `upstream request failed: ${(err as Error).message}`);
-  }
-  const reply = upstream.json as Partial<MjReplyBody> | null;
-  if (upstream.status !== 200 || !reply || typeof reply.code !== 'number') {
-    await ledger.release(requestId);
-    throw new MjError(502, MJ_SYSTEM, `upstream answered ${upstream.status}${reply ? `: ${JSON.stringify(reply).slice(0, 300)}` : ' with an empty body'}`);
-  }
+  const { charged, reply } = await chargedSubmit(ctx, {
+    requestId: req.id,
+    payer: payerOf(auth),
+    model,
+    action: intent.action,
+    quota,
+    channelId: target.ch.id,
+    shortQuota: (who) => invalid(`quota_not_enough: ${who} cannot pay ${quota}`),
+    send: async () => {
+      const upstream = await target.adapter.call(target.ch.target, 'POST', `/mj${path}`, upstreamBody(ctx, body, hook?.url), SUBMIT_TIMEOUT_MS).catch((err: unknown) => {
+        throw new MjError(502, MJ_SYSTEM, `upstream request failed: ${(err as Error).message}`);
+      });
+      const r = upstream.json as Partial<MjReplyBody> | null;
+      if (upstream.status !== 200 || !r || typeof r.code !== 'number') {
+        throw new MjError(502, MJ_SYSTEM, `upstream answered ${upstream.status}${r ? `: ${JSON.stringify(r).slice(0, 300)}` : ' with an empty body'}`);
+      }
+      return r as MjReplyBody;
+    },
+    accepted: (r) => chargeable(intent.action, r.code),
+  });
   const code = reply.code;
-  const accepted = chargeable(intent.action, code);
-  if (accepted) {
-    await ledger.settle({
-      requestId,
-      userId: auth.user.id,
-      tokenId: auth.token.id,
-      tokenLimited,
-      reserved: quota,
-      charge: quota,
-      channelId: target.ch.id,
-      responseTimeMs: Date.now() - started,
-      log: ctx.options.bool('LogConsumeEnabled')
-        ? (charged) => ({
-            user_id: auth.user.id,
-            created_at: Math.floor(Date.now() / 1000),
-            type: LogType.Consume,
-            content: `模型固定价格 ${(quota / ctx.options.num('QuotaPerUnit')).toFixed(4)}，操作 ${intent.action}`,
-            username: auth.user.username,
-            token_name: auth.token.name,
-            model_name: model,
-            quota: charged,
-            prompt_tokens: 0,
-            completion_tokens: 0,
-            use_time: Math.floor((Date.now() - started) / 1000),
-            is_stream: 0,
-            channel_id: target.ch.id,
-            token_id: auth.token.id,
-            group: auth.group,
-            other: '{}',
-            request_id: requestId,
-          })
-        : null,
-    });
-  } else if (quota > 0) await ledger.release(requestId);
-  await storeTask(ctx, auth, target, intent.action, body, reply as MjReplyBody, accepted ? quota : 0, binding);
+  await storeTask(ctx, auth, target, intent.action, body, reply, charged, binding);
   // Code 3 on a fresh submit means the proxy has no Discord account left for it (§8.3): the channel
   // is switched off when it may be. On a follow-up it only says the original task is unknown
   // upstream, so a caller's stale task id can never disable a channel (the reference's bug).
@@ -149,7 +111,7 @@ export async function submitMj(ctx: Deps, req: FastifyRequest, auth: RelayAuth, 
   if (code === MJ_RATE_LIMITED) throw new MjError(429, code, typeof reply.description === 'string' ? reply.description : 'rate limited');
   // Clients wait for code 1: "queued" and "exists" are both an accepted job (a modal stays 21).
   const modal = intent.action === 'INPAINT' || intent.action === 'CUSTOM_ZOOM';
-  return { ...(reply as MjReplyBody), code: code === 22 || (code === 21 && !modal) ? 1 : code };
+  return { ...reply, code: code === 22 || (code === 21 && !modal) ? 1 : code };
 }
 
 async function storeTask(ctx: Deps, auth: RelayAuth, target: MjChannel, action: MjAction, body: Record<string, unknown>, reply: MjReplyBody, quota: number, binding: NotifyBinding | null): Promise<void> {

@@ -1,7 +1,8 @@
 import { ChannelStatus } from '@modelgate/shared';
 import { startFakeMj, type FakeMj } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MjPoller } from '../../modules/tasks/mj-poller.js';
+import { midjourneyTaskAdapter } from '../adapters/midjourney/task-adapter.js';
+import { TaskPoller } from '../tasks/task-poller.js';
 import { rootClient } from '../../test-support/api-client.js';
 import { addCaller, addChannel, balances, consumeLogs, type RelayHarness, type TestCaller } from '../../test-support/relay-fixtures.js';
 import { testDbKinds } from '../../test-support/test-db.js';
@@ -24,7 +25,7 @@ interface MjJson {
 describe.each(testDbKinds())('Midjourney relay on %s', (kind) => {
   let h: RelayHarness;
   let mj: FakeMj;
-  let poller: MjPoller;
+  let poller: TaskPoller;
   let alice: TestCaller;
   let bob: TestCaller;
 
@@ -35,7 +36,7 @@ describe.each(testDbKinds())('Midjourney relay on %s', (kind) => {
     const root = await rootClient(server.url);
     h = { server, root, fake: undefined as never, close: async () => undefined };
     await addChannel(root, { type: 5, key: 'mj-upstream-secret', base_url: mj.url, models: MJ_MODELS });
-    poller = new MjPoller(server.ctx);
+    poller = new TaskPoller(server.ctx, midjourneyTaskAdapter);
     alice = await addCaller(h, { quota: 1_000_000, remain: 1_000_000 });
     bob = await addCaller(h, { quota: 1_000_000, remain: 1_000_000 });
   });
@@ -119,7 +120,7 @@ describe.each(testDbKinds())('Midjourney relay on %s', (kind) => {
     const id = sub.body.result as string;
     expect((await balances(h, bob)).quota).toBe(before.quota - IMAGINE);
     for (let i = 0; i < 100 && mj.tasks.get(id)?.status !== 'FAILURE'; i++) await new Promise((r) => setTimeout(r, 20));
-    const runs = await Promise.all([new MjPoller(h.server.ctx).runOnce(), new MjPoller(h.server.ctx).runOnce(), poller.runOnce()]);
+    const runs = await Promise.all([new TaskPoller(h.server.ctx, midjourneyTaskAdapter).runOnce(), new TaskPoller(h.server.ctx, midjourneyTaskAdapter).runOnce(), poller.runOnce()]);
     expect(runs.reduce((n, r) => n + r.refunded, 0)).toBe(1);
     await Promise.all([poller.runOnce(), poller.runOnce()]);
     const task = (await get(bob, `/mj/task/${id}/fetch`)).body;

@@ -1,6 +1,7 @@
 import { startFakeSuno, type FakeSuno } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SunoPoller } from '../../modules/tasks/suno-poller.js';
+import { sunoTaskAdapter } from '../adapters/suno/task-adapter.js';
+import { TaskPoller } from '../tasks/task-poller.js';
 import { rootClient } from '../../test-support/api-client.js';
 import { addCaller, addChannel, balances, consumeLogs, type RelayHarness, type TestCaller } from '../../test-support/relay-fixtures.js';
 import { testDbKinds } from '../../test-support/test-db.js';
@@ -18,7 +19,7 @@ interface SunoJson {
 describe.each(testDbKinds())('Suno relay on %s', (kind) => {
   let h: RelayHarness;
   let suno: FakeSuno;
-  let poller: SunoPoller;
+  let poller: TaskPoller;
   let alice: TestCaller;
   let bob: TestCaller;
 
@@ -28,7 +29,7 @@ describe.each(testDbKinds())('Suno relay on %s', (kind) => {
     const root = await rootClient(server.url);
     h = { server, root, fake: undefined as never, close: async () => undefined };
     await addChannel(root, { type: 36, key: 'suno-secret', base_url: suno.url, models: 'suno_music,suno_lyrics' });
-    poller = new SunoPoller(server.ctx);
+    poller = new TaskPoller(server.ctx, sunoTaskAdapter);
     alice = await addCaller(h, { quota: 1_000_000, remain: 1_000_000 });
     bob = await addCaller(h, { quota: 1_000_000, remain: 1_000_000 });
   });
@@ -84,7 +85,7 @@ describe.each(testDbKinds())('Suno relay on %s', (kind) => {
     const id = sub.body.data as string;
     expect((await balances(h, bob)).quota).toBe(before.quota - MUSIC);
     for (let i = 0; i < 100 && suno.tasks.get(id)?.status !== 'FAILURE'; i++) await new Promise((r) => setTimeout(r, 20));
-    const runs = await Promise.all([poller.runOnce(), new SunoPoller(h.server.ctx).runOnce()]);
+    const runs = await Promise.all([poller.runOnce(), new TaskPoller(h.server.ctx, sunoTaskAdapter).runOnce()]);
     expect(runs.reduce((n, r) => n + r.refunded, 0)).toBe(1);
     const task = (await call(bob, 'GET', `/suno/fetch/${id}`)).body.data as Record<string, unknown>;
     expect(task).toMatchObject({ status: 'FAILURE', progress: '100%', fail_reason: 'Unable to generate audio' });

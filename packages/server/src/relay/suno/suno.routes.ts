@@ -1,4 +1,4 @@
-import { ChannelStatus, langFromHeader, LogType, perCallQuota } from '@modelgate/shared';
+import { ChannelStatus, langFromHeader } from '@modelgate/shared';
 import type { ApiRouteKey } from '@modelgate/shared/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
@@ -6,17 +6,15 @@ import { documentOnlyValidator, fastifySchema } from '../../http/schema.js';
 import { bodyTooLargeMessage } from '../../http/errors.js';
 import { jsonShapeMessage, jsonShapeProblem, RELAY_JSON_LIMITS } from '../../http/json-shape.js';
 import { taskJson } from '../../modules/tasks/task-store.js';
-import { taskAdapterFor } from '../adapters/task-registry.js';
-import { priceFor } from '../billing/pricing.js';
+import { sunoTaskAdapter as kind } from '../adapters/suno/task-adapter.js';
+import { chargedSubmit, payerOf, taskQuota } from '../tasks/task-charge.js';
 import { RelayError } from '../relay-error.js';
-import { pricingTables } from '../relay.service.js';
 import { authenticateBeforeBody, earlyAuth } from '../early-auth.js';
 import { authenticateToken, type RelayAuth } from '../token-auth.js';
 
 type Deps = Pick<AppContext, 'db' | 'options' | 'relay' | 'quotaLedger' | 'config' | 'rateLimitStore'>;
 
 const SUBMIT_TIMEOUT_MS = 60_000;
-const DEFAULT_PRICE: Record<string, number> = { suno_music: 0.1, suno_lyrics: 0.01 };
 const MUSIC_FIELDS = ['prompt', 'mv', 'title', 'tags', 'gpt_description_prompt', 'task_id', 'continue_at', 'continue_clip_id'] as const;
 
 /** An error in Suno-API's envelope with its HTTP status (providers-china-and-tasks §9.2). */
@@ -107,7 +105,7 @@ async function submit(ctx: Deps, req: FastifyRequest, auth: RelayAuth): Promise<
     out.make_instrumental = body.make_instrumental === true;
     if (out.continue_clip_id && !out.task_id) throw bad('continue_clip_id needs task_id');
   }
-  const model = `suno_${action.toLowerCase()}`;
+  const { model, quota } = taskQuota(ctx, kind, action, auth.group);
   if (auth.token.modelLimits && !auth.token.modelLimits.has(model)) throw new SunoError(403, 'model_not_allowed', `this token may not use model ${model}`);
   await ctx.relay.channels.ensure();
   let ch;
@@ -117,71 +115,35 @@ async function submit(ctx: Deps, req: FastifyRequest, auth: RelayAuth): Promise<
     ch = ctx.relay.channels.get(Number(origin.channel_id));
     if (!ch || ch.status !== ChannelStatus.Enabled) throw new SunoError(503, 'channel_unavailable', `the channel of task ${String(out.task_id)} is not available`);
   } else ch = auth.pinned ?? ctx.relay.channels.select(auth.group, model, new Set());
-  const adapter = ch ? taskAdapterFor(ch.type) : undefined;
-  if (!ch || !adapter) throw new SunoError(503, 'model_not_found', `no available channel for model ${model} in group ${auth.group}`);
-
-  const price = priceFor(model, auth.group, pricingTables(ctx));
-  const quota = perCallQuota({ ...price, modelPrice: price.modelPrice >= 0 ? price.modelPrice : (DEFAULT_PRICE[model] ?? 0.1) });
-  const ledger = ctx.relay.ledger;
-  const requestId = req.id;
-  const tokenLimited = !auth.token.unlimited;
-  if (quota > 0) {
-    const r = await ledger.reserve({ requestId, userId: auth.user.id, tokenId: auth.token.id, tokenLimited, amount: quota, now: Math.floor(Date.now() / 1000) });
-    if (!r.ok) throw new SunoError(403, 'quota_not_enough', `quota_not_enough: ${r.who} cannot pay ${quota}`);
-  }
-  const started = Date.now();
-  let up;
-  try {
-    up = await adapter.call(ch.target, 'POST', `/suno/submit/${action}`, out, SUBMIT_TIMEOUT_MS);
-  } catch (err) {
-    await ledger.release(requestId);
-    throw new SunoError(502, 'fail_to_fetch_task', `upstream request failed: ${(err as Error).message}`);
-  }
-  const env = up.json as { code?: unknown; message?: unknown; data?: unknown } | null;
-  if (up.status !== 200) {
-    await ledger.release(requestId);
-    throw new SunoError(up.status >= 400 ? up.status : 502, 'fail_to_fetch_task', `upstream answered ${up.status}: ${JSON.stringify(env).slice(0, 300)}`);
-  }
-  if (!env || env.code !== 'success' || typeof env.data !== 'string' || !env.data) {
-    await ledger.release(requestId);
-    throw new SunoError(500, typeof env?.code === 'string' ? env.code : 'fail_to_fetch_task', typeof env?.message === 'string' && env.message ? env.message : 'upstream did not accept the task');
-  }
-  const channelId = ch.id;
-  await ledger.settle({
-    requestId,
-    userId: auth.user.id,
-    tokenId: auth.token.id,
-    tokenLimited,
-    reserved: quota,
-    charge: quota,
-    channelId,
-    responseTimeMs: Date.now() - started,
-    log: ctx.options.bool('LogConsumeEnabled')
-      ? (charged) => ({
-          user_id: auth.user.id,
-          created_at: Math.floor(Date.now() / 1000),
-          type: LogType.Consume,
-          content: `模型固定价格 ${(quota / ctx.options.num('QuotaPerUnit')).toFixed(4)}，操作 ${action}`,
-          username: auth.user.username,
-          token_name: auth.token.name,
-          model_name: model,
-          quota: charged,
-          prompt_tokens: 0,
-          completion_tokens: 0,
-          use_time: Math.floor((Date.now() - started) / 1000),
-          is_stream: 0,
-          channel_id: channelId,
-          token_id: auth.token.id,
-          group: auth.group,
-          other: '{}',
-          request_id: requestId,
-        })
-      : null,
+  if (!ch || !kind.types.includes(ch.type)) throw new SunoError(503, 'model_not_found', `no available channel for model ${model} in group ${auth.group}`);
+  const target = ch.target;
+  const { reply: env, charged } = await chargedSubmit(ctx, {
+    requestId: req.id,
+    payer: payerOf(auth),
+    model,
+    action,
+    quota,
+    channelId: ch.id,
+    shortQuota: (who) => new SunoError(403, 'quota_not_enough', `quota_not_enough: ${who} cannot pay ${quota}`),
+    send: async () => {
+      const up = await kind.call(target, 'POST', `/suno/submit/${action}`, out, SUBMIT_TIMEOUT_MS).catch((err: unknown) => {
+        throw new SunoError(502, 'fail_to_fetch_task', `upstream request failed: ${(err as Error).message}`);
+      });
+      const env = up.json as { code?: unknown; message?: unknown; data?: unknown } | null;
+      if (up.status !== 200) throw new SunoError(up.status >= 400 ? up.status : 502, 'fail_to_fetch_task', `upstream answered ${up.status}: ${JSON.stringify(env).slice(0, 300)}`);
+      if (!env || env.code !== 'success' || typeof env.data !== 'string' || !env.data) {
+        throw new SunoError(500, typeof env?.code === 'string' ? env.code : 'fail_to_fetch_task', typeof env?.message === 'string' && env.message ? env.message : 'upstream did not accept the task');
+      }
+      return { ...env, data: env.data };
+    },
+    // A reply that is not an accepted task was refused in send (the reservation given back).
+    accepted: () => true,
   });
+  const channelId = ch.id;
   const now = Math.floor(Date.now() / 1000);
   await ctx.db.db
     .insertInto('tasks')
-    .values({ created_at: now, updated_at: now, task_id: env.data, platform: 'suno', user_id: auth.user.id, channel_id: channelId, quota, action, status: 'NOT_START', fail_reason: '', submit_time: now, start_time: 0, finish_time: 0, progress: '0%', properties: '{}', data: 'null' })
+    .values({ created_at: now, updated_at: now, task_id: env.data, platform: kind.platform, user_id: auth.user.id, channel_id: channelId, quota: charged, action, status: 'NOT_START', fail_reason: '', submit_time: now, start_time: 0, finish_time: 0, progress: '0%', properties: '{}', data: 'null' })
     .execute();
   return env;
 }

@@ -51,11 +51,17 @@ export function dashscopeEmbeddingsRequest(body: Record<string, unknown>, model:
   return out;
 }
 
-function usageOf(raw: unknown): Record<string, number> | undefined {
+/** DashScope's usage in OpenAI's words: cache hits and thinking tokens ride in the `*_details` OpenAI has for them. */
+function usageOf(raw: unknown): Record<string, unknown> | undefined {
   if (!isObj(raw)) return undefined;
   const prompt = Number(raw.input_tokens ?? 0);
   const completion = Number(raw.output_tokens ?? 0);
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  const out: Record<string, unknown> = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  const cached = isObj(raw.prompt_tokens_details) ? Number(raw.prompt_tokens_details.cached_tokens ?? 0) : 0;
+  const reasoning = isObj(raw.output_tokens_details) ? Number(raw.output_tokens_details.reasoning_tokens ?? 0) : 0;
+  if (cached > 0) out.prompt_tokens_details = { cached_tokens: cached };
+  if (reasoning > 0) out.completion_tokens_details = { reasoning_tokens: reasoning };
+  return out;
 }
 
 const finishOf = (f: unknown): string | null => (typeof f === 'string' && f && f !== 'null' ? f : null);
@@ -71,7 +77,9 @@ export function dashscopeChatResponse(json: Record<string, unknown>, model: stri
     model,
     choices: choices.map((c, index) => {
       const m = isObj(c.message) ? c.message : {};
-      const message: Record<string, unknown> = { role: 'assistant', content: typeof m.content === 'string' ? m.content : null };
+      const message: Record<string, unknown> = { role: 'assistant', content: typeof m.content === 'string' ? m.content : null, refusal: null };
+      // A reasoning model's thinking: the OpenAI chat hub carries it as `reasoning_content`.
+      if (typeof m.reasoning_content === 'string' && m.reasoning_content) message.reasoning_content = m.reasoning_content;
       if (Array.isArray(m.tool_calls)) message.tool_calls = m.tool_calls;
       return { index, message, finish_reason: finishOf(c.finish_reason) ?? 'stop' };
     }),
@@ -117,6 +125,7 @@ export function dashscopeChunks(model: string) {
     const choice = Array.isArray(output.choices) && isObj(output.choices[0]) ? output.choices[0] : {};
     const m = isObj(choice.message) ? choice.message : {};
     const delta: Record<string, unknown> = { content: typeof m.content === 'string' ? m.content : '' };
+    if (typeof m.reasoning_content === 'string' && m.reasoning_content) delta.reasoning_content = m.reasoning_content;
     if (Array.isArray(m.tool_calls)) delta.tool_calls = m.tool_calls;
     if (first) delta.role = 'assistant';
     first = false;

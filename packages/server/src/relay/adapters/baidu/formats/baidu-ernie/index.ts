@@ -89,7 +89,7 @@ export function baiduChatResponse(json: Record<string, unknown>, model: string):
     object: 'chat.completion',
     created: typeof json.created === 'number' ? json.created : Math.floor(Date.now() / 1000),
     model,
-    choices: [{ index: 0, message: { role: 'assistant', content: typeof json.result === 'string' ? json.result : '' }, finish_reason: FINISH[String(json.finish_reason ?? 'normal')] ?? 'stop' }],
+    choices: [{ index: 0, message: { role: 'assistant', content: typeof json.result === 'string' ? json.result : '', refusal: null }, finish_reason: FINISH[String(json.finish_reason ?? 'normal')] ?? 'stop' }],
     usage: usageOf(json.usage),
   };
 }

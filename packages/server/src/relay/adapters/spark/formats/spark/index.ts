@@ -171,7 +171,7 @@ export function sparkCompletion(frame: Record<string, unknown>, model: string, r
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model,
-    choices: [{ index: 0, message: { role: 'assistant', content: sparkFrameText(frame) }, finish_reason: 'stop' }],
+    choices: [{ index: 0, message: { role: 'assistant', content: sparkFrameText(frame), refusal: null }, finish_reason: 'stop' }],
     usage: usageOf(frame),
   };
 }

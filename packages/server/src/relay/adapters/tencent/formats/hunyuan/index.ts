@@ -52,7 +52,7 @@ export function hunyuanResponse(json: Record<string, unknown>, model: string): R
     model,
     choices: choices.map((c, index) => {
       const m = isObj(c.Message) ? c.Message : {};
-      return { index, message: { role: 'assistant', content: typeof m.Content === 'string' ? m.Content : '' }, finish_reason: finishOf(c.FinishReason) ?? 'stop' };
+      return { index, message: { role: 'assistant', content: typeof m.Content === 'string' ? m.Content : '', refusal: null }, finish_reason: finishOf(c.FinishReason) ?? 'stop' };
     }),
     usage: usageOf(r.Usage),
   };

@@ -42,7 +42,7 @@ export function zhipuV3Response(json: Record<string, unknown>, model: string): R
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model,
-    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop' }],
     usage: v3Usage(data.usage),
   };
 }
@@ -76,6 +76,8 @@ export function zhipuV3Events(model: string) {
     const decoder = new TextDecoder();
     let pending = '';
     let cur: V3Event | undefined;
+    // OpenAI names the role on the first delta only.
+    let first = true;
     const created = Math.floor(Date.now() / 1000);
     const chunk = (id: string, delta: Record<string, unknown>, finish: string | null, usage?: unknown): UpstreamEvent => ({
       event: undefined,
@@ -86,7 +88,11 @@ export function zhipuV3Events(model: string) {
       cur = undefined;
       if (!ev) return undefined;
       const text = ev.data.join('\n');
-      if (ev.event === 'add') return chunk(ev.id, { role: 'assistant', content: text }, null);
+      if (ev.event === 'add') {
+        const delta = first ? { role: 'assistant', content: text } : { content: text };
+        first = false;
+        return chunk(ev.id, delta, null);
+      }
       if (ev.event === 'finish') {
         let meta: Record<string, unknown> = {};
         try {

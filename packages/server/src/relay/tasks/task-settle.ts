@@ -1,0 +1,42 @@
+import { LogType } from '@modelgate/shared';
+import type { Db } from '../../db/client.js';
+import type { QuotaLedger } from '../../ledger/quota-ledger.js';
+import { recordLog } from '../../modules/logs/log-writer.js';
+import type { TaskAdapter } from '../adapters/task-types.js';
+
+export interface SettleDeps {
+  db: Db;
+  quotaLedger: QuotaLedger;
+}
+
+export interface Applied {
+  changed: boolean;
+  refunded: boolean;
+}
+
+const UNCHANGED: Applied = { changed: false, refunded: false };
+
+/**
+ * Applies an upstream's word about one task. The row moves only while the task is still open (a
+ * conditional update) and a failure's refund goes through the ledger in the same transaction, with
+ * `<kind ref>:<row id>` as its unique ref: however many pollers, notifications or nodes see the
+ * same failure, the row moves once and the user is refunded once.
+ */
+export async function applyTaskItem<Row, Patch>(ctx: SettleDeps, kind: TaskAdapter<Row, Patch>, row: Row, item: Record<string, unknown>): Promise<Applied> {
+  const step = kind.step(row, item);
+  if (!step) return UNCHANGED;
+  const ref = kind.store.ref(row);
+  return ctx.db.db.transaction().execute(async (trx) => {
+    if (!(await kind.store.writeIfOpen(trx, row, step.patch))) return UNCHANGED;
+    if (step.state !== 'failure' || ref.quota <= 0) return { changed: true, refunded: false };
+    const moved = await ctx.quotaLedger.move({ kind: 'refund', userId: ref.userId, quota: ref.quota, used: -ref.quota, ref: `${kind.refund.ref}:${ref.id}` }, trx);
+    if (moved !== 'applied') return { changed: true, refunded: false };
+    await recordLog(ctx.db, { userId: ref.userId, type: LogType.System, content: kind.refund.log(ref.upstreamId, ref.quota), quota: ref.quota }, trx);
+    return { changed: true, refunded: true };
+  });
+}
+
+/** Fails a task the framework gives up on (timed out, its channel gone, never accepted), with the refund. */
+export function failTask<Row, Patch>(ctx: SettleDeps, kind: TaskAdapter<Row, Patch>, row: Row, reason: string): Promise<Applied> {
+  return applyTaskItem(ctx, kind, row, kind.failure(reason));
+}
