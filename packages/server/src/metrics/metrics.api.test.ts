@@ -71,7 +71,7 @@ describe('GET /metrics', () => {
     expect(delta(key('modelgate_relay_quota_charged_total', { model: 'gpt-4o-mini' }))).toBe(sum((l) => Number(l.quota)));
     expect(delta(key('modelgate_relay_tokens_total', { model: 'gpt-4o-mini', kind: 'prompt' }))).toBe(sum((l) => Number(l.prompt_tokens)));
     expect(delta(key('modelgate_relay_tokens_total', { model: 'gpt-4o-mini', kind: 'completion' }))).toBe(sum((l) => Number(l.completion_tokens)));
-    expect(delta(key('modelgate_relay_refused_total', { route, status: 503 }))).toBe(1);
+    expect(delta(key('modelgate_relay_refused_total', { route, status: 404 }))).toBe(1);
     expect([...after.keys()].some((k) => k.includes('no-such-model-xyz'))).toBe(false);
     expect(delta(key('modelgate_upstream_latency_seconds_count', { channel }))).toBe(2);
     expect(delta(key('modelgate_relay_first_byte_seconds_count', { channel }))).toBe(1);

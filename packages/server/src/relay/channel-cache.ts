@@ -246,6 +246,11 @@ export class ChannelCache {
     return (this.configured.get(choiceKey(group, model)) ?? 0) > 1;
   }
 
+  /** Whether any channel (enabled or not) of `group` offers `model`: if none, the model is unknown there (404), not unavailable (503). */
+  offers(group: string, model: string): boolean {
+    return (this.configured.get(choiceKey(group, model)) ?? 0) > 0;
+  }
+
   private isEnabled(id: number): boolean {
     return this.channels.get(id)?.status === ChannelStatus.Enabled;
   }

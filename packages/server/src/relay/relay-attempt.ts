@@ -3,6 +3,7 @@ import { adapterFor } from './adapters/registry.js';
 import type { Adapter, UpstreamCall, UpstreamRequest } from './adapters/types.js';
 import { imageQuota, usageQuota } from './billing/pricing.js';
 import type { RuntimeChannel } from './channel-cache.js';
+import { withChunkUsageNull, withMessageRefusal } from './formats/openai-chat/stream.js';
 import type { ConvertContext } from './formats/types.js';
 import { outboundAllowList } from '../net/address-policy.js';
 import { fetchInlineImage } from './inline-image.js';
@@ -93,6 +94,12 @@ function failed(run: Run, ch: RuntimeChannel, f: UpstreamFailed): Attempt {
   return failure(e.status, e.type, e.code, clientSafeMessage(e.message, f.upstreamStatus || e.status, ch.target.key, run.lang), e.retryable, e);
 }
 
+/** The adapter's stream transformer, its chunks completed to OpenAI's schema for a chat caller (`usage: null` before the usage chunk). */
+function callerStream(p: AttemptPlan) {
+  const t = p.adapter.streamTransformer(p.call, p.cx);
+  return p.call.inbound === 'openai-chat' ? { ...t, writer: withChunkUsageNull(t.writer, p.cx) } : t;
+}
+
 /** Step 4 (a reply read whole): screened, billed, then written on the raw socket as the caller's format. */
 async function answerBuffered(run: Run, ch: RuntimeChannel, p: AttemptPlan, got: UpstreamBuffered): Promise<Attempt> {
   const { ctx, input } = run;
@@ -108,7 +115,8 @@ async function answerBuffered(run: Run, ch: RuntimeChannel, p: AttemptPlan, got:
   if (reply?.body && !reply.usage) reply.withUsage?.(usage);
   const charge = input.image ? imageQuota(run.price, input.image) : usageQuota(run.price, usage);
   await settle(run, ch, usage, charge, -1000, Date.now() - sentAt);
-  const out = reply?.body ? Buffer.from(JSON.stringify(reply.body)) : buf;
+  // A converted chat completion is completed to OpenAI's schema (a vendor converter may omit `refusal`).
+  const out = reply?.body ? Buffer.from(JSON.stringify(p.call.inbound === 'openai-chat' ? withMessageRefusal(reply.body) : reply.body)) : buf;
   // Written on the raw socket: fastify's send path (onSend hooks, serialiser checks) has nothing
   // to add to bytes that are already final, and this also answers after an earlier attempt hijacked.
   hijack(run.reply);
@@ -150,7 +158,7 @@ export async function attemptOnce(run: Run, ch: RuntimeChannel): Promise<Attempt
   });
   if (!got.ok) return failed(run, ch, got);
   if (got.kind === 'unread') {
-    if (input.stream && p.adapter.isStreamReply(got.contentType)) return streamReply(run, ch, got.body, abort, got.sentAt, p.adapter.streamTransformer(p.call, p.cx), (s) => p.adapter.retryable(s));
+    if (input.stream && p.adapter.isStreamReply(got.contentType)) return streamReply(run, ch, got.body, abort, got.sentAt, callerStream(p), (s) => p.adapter.retryable(s));
     return binaryReply(run, ch, got.body, got.contentType, abort, got.sentAt);
   }
   return answerBuffered(run, ch, p, got);

@@ -126,7 +126,8 @@ describe.each(testDbKinds())('relay failover on %s', (kind) => {
       await c.client.chat.completions.create({ model: 'm-live', messages });
       const full = (await h.root.get(`/api/channel/${ch}`)).body.data;
       await h.root.put('/api/channel/', { ...full, models: 'm-live2' });
-      await expect(c.client.chat.completions.create({ model: 'm-live', messages })).rejects.toMatchObject({ status: 503 });
+      // No channel offers m-live any more: an unknown model (404), not an unavailable one (503).
+      await expect(c.client.chat.completions.create({ model: 'm-live', messages })).rejects.toMatchObject({ status: 404, code: 'model_not_found' });
       await c.client.chat.completions.create({ model: 'm-live2', messages });
     });
 

@@ -54,7 +54,7 @@ describe.each(testDbKinds())('relay auth and ledger on %s', (kind) => {
       await expect(poor.client.chat.completions.create({ model: 'gpt-4', messages })).rejects.toMatchObject({ status: 403, code: 'insufficient_user_quota' });
 
       const none = await addCaller(h);
-      await expect(none.client.chat.completions.create({ model: 'no-such-model', messages })).rejects.toMatchObject({ status: 503 });
+      await expect(none.client.chat.completions.create({ model: 'no-such-model', messages })).rejects.toMatchObject({ status: 404, code: 'model_not_found', type: 'invalid_request_error' });
     });
 
     it('sees token and user edits on the next request (cache invalidation)', async () => {

@@ -57,6 +57,18 @@ async function affinityChannel(ctx: RelayContext, auth: RelayAuth, model: string
   return id === undefined ? undefined : ctx.relay.channels.candidate(auth.group, model, id, new Set());
 }
 
+/**
+ * No channel to try: a model no channel of the group offers at all is unknown (404
+ * `model_not_found`, as OpenAI answers); one whose channels are all disabled or failing is
+ * unavailable for now (503).
+ */
+function noChannel(ctx: RelayContext, group: string, model: string, lang: Lang): RelayError {
+  if (!ctx.relay.channels.offers(group, model)) {
+    return localError(lang, 404, 'RELAY_MODEL_NOT_FOUND', { type: 'invalid_request_error', errorCode: 'model_not_found', detail: model, param: 'model' });
+  }
+  return localError(lang, 503, 'RELAY_NO_CHANNEL', { errorCode: 'model_not_found', detail: `${group} / ${model}` });
+}
+
 /** Entry point of every relay route; `route` says the operation and the caller's wire format. */
 export async function relay(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, route: RelayRoute, pathModel?: string): Promise<void> {
   const requestId = req.id;
@@ -72,7 +84,7 @@ export async function relay(ctx: RelayContext, req: FastifyRequest, reply: Fasti
     const affinity = affinityFor(ctx, auth, input, req.headers);
     const bound = await affinityChannel(ctx, auth, input.model, affinity);
     const first = auth.pinned ?? bound ?? ctx.relay.channels.select(auth.group, input.model, new Set());
-    if (!first) throw localError(lang, 503, 'RELAY_NO_CHANNEL', { errorCode: 'model_not_found', detail: `${auth.group} / ${input.model}` });
+    if (!first) throw noChannel(ctx, auth.group, input.model, lang);
     const hits = sensitiveHits(ctx.options, input);
     // Before any price, reservation or upstream call: a refused prompt costs nothing.
     if (hits.length) throw new RelayError(400, 'new_api_error', 'sensitive_words_detected', serverMessage('RELAY_SENSITIVE_WORDS', lang).replace('{words}', hits.join(',')));

@@ -60,6 +60,15 @@ function agentPlan(body: Record<string, unknown>): { call: AgentCall } | { words
   return call ? { call } : null;
 }
 
+/** The request's tools as a Response echoes them: a function tool always carries `strict` (default true) and `parameters`. */
+function echoTools(tools: unknown): unknown[] {
+  if (!Array.isArray(tools)) return [];
+  return tools.map((t: unknown) => {
+    const tool = t && typeof t === 'object' ? (t as Record<string, unknown>) : {};
+    return tool.type === 'function' ? { ...tool, strict: tool.strict ?? true, parameters: tool.parameters ?? null } : tool;
+  });
+}
+
 export async function handleResponses(ctx: RequestContext): Promise<void> {
   const body = ctx.body;
   validate(body);
@@ -74,7 +83,7 @@ export async function handleResponses(ctx: RequestContext): Promise<void> {
   const truncated = !calling && words.length < (agent && 'words' in agent ? agent.words.length : state.chunkCount);
   const input = countFakeTokens(`${typeof body.instructions === 'string' ? body.instructions : ''} ${inputText(body.input)}`);
   const output = calling ? state.chunkCount : words.length;
-  const usage = { input_tokens: input, input_tokens_details: { cached_tokens: 0 }, output_tokens: output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: input + output };
+  const usage = { input_tokens: input, input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 }, output_tokens: output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: input + output };
   if (ctx.record) ctx.record.usage = usage;
   const text = words.join(' ');
   const msgId = makeId('msg_', state.nextId());
@@ -84,8 +93,14 @@ export async function handleResponses(ctx: RequestContext): Promise<void> {
       ? { type: 'function_call', id: makeId('fc_', state.nextId()), call_id: makeId('call_', state.nextId()), ...(agentFn.namespace ? { namespace: agentFn.namespace } : {}), name: agentFn.name, arguments: agentFn.input, status: 'completed' }
       : null;
   const custom = agentFn?.kind === 'custom' ? { type: 'custom_tool_call', id: makeId('ctc_', state.nextId()), call_id: makeId('call_', state.nextId()), ...(agentFn.namespace ? { namespace: agentFn.namespace } : {}), name: agentFn.name, input: agentFn.input, status: 'completed' } : null;
-  const message = { type: 'message', id: msgId, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] };
-  const base = { id, object: 'response', created_at: nowSeconds(), error: null, model: body.model, tools: body.tools ?? [], parallel_tool_calls: true, tool_choice: body.tool_choice ?? 'auto', text: { format: { type: 'text' } } };
+  const message = { type: 'message', id: msgId, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [], logprobs: [] }] };
+  // The echo of the request OpenAI's Response schema requires (instructions, metadata, sampling, tools with `strict`).
+  const base = {
+    id, object: 'response', created_at: nowSeconds(), error: null, model: body.model,
+    instructions: body.instructions ?? null, metadata: body.metadata ?? {},
+    temperature: typeof body.temperature === 'number' ? body.temperature : 1, top_p: typeof body.top_p === 'number' ? body.top_p : 1,
+    tools: echoTools(body.tools), parallel_tool_calls: true, tool_choice: body.tool_choice ?? 'auto', text: { format: { type: 'text' } },
+  };
   const final = { ...base, status: truncated ? 'incomplete' : 'completed', incomplete_details: truncated ? { reason: 'max_output_tokens' } : null, output: [call ?? custom ?? message], usage };
   if (body.stream !== true) return sendJson(ctx, final);
   let seq = 0;
@@ -97,7 +112,7 @@ export async function handleResponses(ctx: RequestContext): Promise<void> {
     if (call) {
       yield ev('response.output_item.added', { output_index: 0, item: { ...call, arguments: '', status: 'in_progress' } });
       for (const delta of splitInto(call.arguments, state.chunkCount)) yield ev('response.function_call_arguments.delta', { item_id: call.id, output_index: 0, delta });
-      yield ev('response.function_call_arguments.done', { item_id: call.id, output_index: 0, arguments: call.arguments });
+      yield ev('response.function_call_arguments.done', { item_id: call.id, output_index: 0, name: call.name, arguments: call.arguments });
       yield ev('response.output_item.done', { output_index: 0, item: call });
     } else if (custom) {
       yield ev('response.output_item.added', { output_index: 0, item: { ...custom, input: '', status: 'in_progress' } });
@@ -107,7 +122,7 @@ export async function handleResponses(ctx: RequestContext): Promise<void> {
     } else {
       const at = { item_id: msgId, output_index: 0, content_index: 0 };
       yield ev('response.output_item.added', { output_index: 0, item: { ...message, status: 'in_progress', content: [] } });
-      yield ev('response.content_part.added', { ...at, part: { type: 'output_text', text: '', annotations: [] } });
+      yield ev('response.content_part.added', { ...at, part: { type: 'output_text', text: '', annotations: [], logprobs: [] } });
       for (const [i, w] of words.entries()) yield ev('response.output_text.delta', { ...at, delta: i === 0 ? w : ` ${w}`, logprobs: [] });
       yield ev('response.output_text.done', { ...at, text, logprobs: [] });
       yield ev('response.content_part.done', { ...at, part: message.content[0] });

@@ -1,5 +1,6 @@
 import type { Usage } from '@modelgate/shared';
 import { readUsage } from '../../billing/pricing.js';
+import { framesToEvents } from '../compose.js';
 import { isObj, parseObject } from '../shared/wire.js';
 import type { ConvertContext, EventFacts, StreamEnd, StreamReader, StreamWriter, UpstreamEvent, WireError } from '../types.js';
 
@@ -114,4 +115,33 @@ export function openAIPassthrough(object: OpenAIObject, cx: ConvertContext): Str
     end: (e) => openAIStreamEnd(object, meta, cx, e),
     fail: openAIErrorFrame,
   };
+}
+
+/**
+ * OpenAI's chunk schema: with `stream_options.include_usage` every chunk before the usage chunk
+ * carries `usage: null`. Converters and some OpenAI-compatible vendors write chunks without the
+ * key; this adds it, once, where the chunks leave for an OpenAI chat caller (relay-attempt.ts).
+ */
+export function withChunkUsageNull(writer: StreamWriter, cx: ConvertContext): StreamWriter {
+  if (!cx.clientWantsUsage) return writer;
+  const patch = (text: string): string => {
+    if (!text.includes('chat.completion.chunk')) return text;
+    return framesToEvents(text)
+      .map((ev) => {
+        const json = parseObject(ev.data);
+        const data = json && json.object === 'chat.completion.chunk' && !('usage' in json) ? JSON.stringify({ ...json, usage: null }) : ev.data;
+        return `${ev.event ? `event: ${ev.event}\n` : ''}data: ${data}\n\n`;
+      })
+      .join('');
+  };
+  return { ...writer, write: (ev, facts) => patch(writer.write(ev, facts)), end: (e) => patch(writer.end(e)) };
+}
+
+/** OpenAI's chat message schema requires `refusal` (null when none): added where a converter left it out. */
+export function withMessageRefusal(body: Record<string, unknown>): Record<string, unknown> {
+  if (body.object !== 'chat.completion' || !Array.isArray(body.choices)) return body;
+  for (const c of body.choices as unknown[]) {
+    if (isObj(c) && isObj(c.message) && !('refusal' in c.message)) c.message.refusal = null;
+  }
+  return body;
 }

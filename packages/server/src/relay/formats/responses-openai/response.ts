@@ -10,7 +10,7 @@ export function responsesUsage(u: Usage | undefined): Record<string, unknown> {
   const output = u?.completionTokens ?? 0;
   return {
     input_tokens: input,
-    input_tokens_details: { cached_tokens: u?.cachedTokens ?? 0 },
+    input_tokens_details: { cached_tokens: u?.cachedTokens ?? 0, cache_write_tokens: u?.cacheWriteTokens ?? 0 },
     output_tokens: output,
     output_tokens_details: { reasoning_tokens: u?.reasoningTokens ?? 0 },
     total_tokens: input + output,
@@ -67,7 +67,7 @@ export function openAIToResponsesResponse(json: Record<string, unknown>, cx: Con
     output.push({ type: 'reasoning', id: itemId('rs', cx, 0), summary: [{ type: 'summary_text', text: m.reasoning_content }] });
   }
   if (typeof m.content === 'string' && m.content) {
-    output.push({ type: 'message', id: itemId('msg', cx, 0), status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: m.content, annotations: [] }] });
+    output.push({ type: 'message', id: itemId('msg', cx, 0), status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: m.content, annotations: [], logprobs: [] }] });
   }
   const table = toolTable(cx.callerBody ?? {});
   (Array.isArray(m.tool_calls) ? m.tool_calls.filter(isObj) : []).forEach((c, k) => {

@@ -50,8 +50,8 @@ export function openAIToResponsesStream(cx: ConvertContext): StreamWriter {
       out += ev('response.reasoning_summary_text.done', { ...at, summary_index: 0, text }) + ev('response.reasoning_summary_part.done', { ...at, summary_index: 0, part });
       item.summary = [part];
     } else if (kind === 'message') {
-      const part = { type: 'output_text', text, annotations: [] };
-      out += ev('response.output_text.done', { ...at, content_index: 0, text }) + ev('response.content_part.done', { ...at, content_index: 0, part });
+      const part = { type: 'output_text', text, annotations: [], logprobs: [] };
+      out += ev('response.output_text.done', { ...at, content_index: 0, text, logprobs: [] }) + ev('response.content_part.done', { ...at, content_index: 0, part });
       item.content = [part];
       item.status = 'completed';
     } else if (kind === 'custom_tool_call') {
@@ -63,7 +63,7 @@ export function openAIToResponsesStream(cx: ConvertContext): StreamWriter {
     } else {
       item.arguments = text;
       item.status = 'completed';
-      out += ev('response.function_call_arguments.done', { ...at, arguments: text });
+      out += ev('response.function_call_arguments.done', { ...at, name: item.name, arguments: text });
     }
     open = undefined;
     return out + ev('response.output_item.done', { output_index: index, item });
@@ -75,7 +75,7 @@ export function openAIToResponsesStream(cx: ConvertContext): StreamWriter {
     out += ev('response.output_item.added', { output_index: open.index, item: { ...item } });
     const at = { item_id: item.id, output_index: open.index };
     if (kind === 'reasoning') out += ev('response.reasoning_summary_part.added', { ...at, summary_index: 0, part: { type: 'summary_text', text: '' } });
-    if (kind === 'message') out += ev('response.content_part.added', { ...at, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+    if (kind === 'message') out += ev('response.content_part.added', { ...at, content_index: 0, part: { type: 'output_text', text: '', annotations: [], logprobs: [] } });
     return out;
   };
 

@@ -17,6 +17,8 @@ const KNOWN_TYPES = new Set(Object.values(TYPE_BY_STATUS));
 
 /** The Anthropic error type for an error: its own when it is one of Anthropic's, else by status. */
 export function anthropicErrorType(err: Pick<WireError, 'status' | 'type'>): string {
+  // A 404 is always Anthropic's not_found_error (an unknown model carries OpenAI's invalid_request_error type).
+  if (err.status === 404) return 'not_found_error';
   if (KNOWN_TYPES.has(err.type)) return err.type;
   const byStatus = TYPE_BY_STATUS[err.status];
   if (byStatus) return byStatus;

@@ -33,7 +33,7 @@ export function anthropicToOpenAIResponse(json: Record<string, unknown>, cx: Con
     else if (b.type === 'thinking' && typeof b.thinking === 'string') reasoning += b.thinking;
     else if (b.type === 'tool_use') calls.push({ id: b.id, type: 'function', function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } });
   }
-  const message: Record<string, unknown> = { role: 'assistant', content: text || (calls.length ? null : '') };
+  const message: Record<string, unknown> = { role: 'assistant', content: text || (calls.length ? null : ''), refusal: null };
   if (reasoning) message.reasoning_content = reasoning;
   if (calls.length) message.tool_calls = calls;
   const usage = anthropicUsage(json.usage);

@@ -38,7 +38,7 @@ export function cohereToOpenAIResponse(json: Record<string, unknown>, cx: Conver
   const m = isObj(json.message) ? json.message : {};
   const { text, thinking } = contentParts(m.content);
   const calls = Array.isArray(m.tool_calls) ? m.tool_calls.filter(isObj) : [];
-  const message: Record<string, unknown> = { role: 'assistant', content: text || (calls.length ? null : '') };
+  const message: Record<string, unknown> = { role: 'assistant', content: text || (calls.length ? null : ''), refusal: null };
   if (thinking) message.reasoning_content = thinking;
   if (calls.length) {
     message.tool_calls = calls.map((c) => {

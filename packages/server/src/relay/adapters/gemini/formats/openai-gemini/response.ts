@@ -51,13 +51,13 @@ export function geminiToOpenAIResponse(json: Record<string, unknown>, cx: Conver
   const choices = list.map((c, i) => {
     const index = typeof c.index === 'number' ? c.index : i;
     const r = readParts(partsOf(c));
-    const message: Record<string, unknown> = { role: 'assistant', content: r.content || (r.calls.length ? null : '') };
+    const message: Record<string, unknown> = { role: 'assistant', content: r.content || (r.calls.length ? null : ''), refusal: null };
     if (r.reasoning) message.reasoning_content = r.reasoning;
     if (r.calls.length) message.tool_calls = r.calls.map((fn, k) => ({ id: callId(cx, index, k), type: 'function', function: fn }));
     return { index, message, logprobs: null, finish_reason: openAIFinish(c.finishReason ?? c.finish_reason, r.calls.length > 0) ?? 'stop' };
   });
   // A blocked prompt has no candidates, only promptFeedback.blockReason.
-  if (choices.length === 0) choices.push({ index: 0, message: { role: 'assistant', content: '' }, logprobs: null, finish_reason: 'content_filter' });
+  if (choices.length === 0) choices.push({ index: 0, message: { role: 'assistant', content: '', refusal: null }, logprobs: null, finish_reason: 'content_filter' });
   const usage = geminiUsage(usageField(json));
   const out: Record<string, unknown> = {
     id: typeof json.responseId === 'string' ? `chatcmpl-${json.responseId}` : `chatcmpl-${cx.requestId}`,
