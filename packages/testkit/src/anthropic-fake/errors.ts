@@ -1,36 +1,33 @@
-/** Anthropic's error types by status (docs.anthropic.com/en/api/errors). */
-const TYPES: Record<number, string> = {
-  400: 'invalid_request_error',
-  401: 'authentication_error',
-  402: 'billing_error',
-  403: 'permission_error',
-  404: 'not_found_error',
-  413: 'request_too_large',
-  429: 'rate_limit_error',
-  500: 'api_error',
-  504: 'timeout_error',
-  529: 'overloaded_error',
-};
+import { providerFixture, providerFixtureNames } from '../provider-fixtures.js';
 
-const MESSAGES: Record<string, string> = {
-  invalid_request_error: 'Invalid request.',
-  authentication_error: 'invalid x-api-key',
-  billing_error: 'Your credit balance is too low to access the Anthropic API.',
-  permission_error: 'Your API key does not have permission to use the specified resource.',
-  not_found_error: 'Not found.',
-  request_too_large: 'Request exceeds the maximum allowed number of bytes.',
-  rate_limit_error: 'Number of request tokens has exceeded your per-minute rate limit.',
-  api_error: 'Internal server error',
-  timeout_error: 'Request timed out.',
-  overloaded_error: 'Overloaded',
-};
-
-export function errorTypeFor(status: number): string {
-  return TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
+/**
+ * Anthropic's documented errors, read from the provider's fixtures
+ * (server/src/relay/adapters/anthropic/fixtures/error.*.json): each one's status, `error.type` and
+ * message. The converter reads the same files in its tests, so the fake and the adapter cannot
+ * disagree on a type or a status.
+ */
+interface DocumentedError {
+  status: number;
+  type: string;
+  message: string;
 }
 
+const DOCUMENTED: DocumentedError[] = providerFixtureNames('anthropic')
+  .filter((n) => n.startsWith('error.'))
+  .map((n) => {
+    const fx = providerFixture('anthropic', n);
+    const { error } = fx.body as { error: { type: string; message: string } };
+    return { status: fx.status!, type: error.type, message: error.message };
+  });
+
+/** The error type Anthropic documents for a status (529 → overloaded_error). */
+export function errorTypeFor(status: number): string {
+  return DOCUMENTED.find((e) => e.status === status)?.type ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
+}
+
+/** The documented message of an error type. */
 export function defaultMessageFor(type: string): string {
-  return MESSAGES[type] ?? 'Error.';
+  return DOCUMENTED.find((e) => e.type === type)?.message ?? 'Error.';
 }
 
 /** A refusal with Anthropic's error body. */
@@ -49,6 +46,7 @@ export function invalid(field: string, problem: string): AnthropicError {
   return new AnthropicError(400, 'invalid_request_error', field ? `${field}: ${problem}` : problem);
 }
 
+/** `{"type":"error","error":{"type","message"},"request_id"}` (docs.claude.com/en/api/errors). */
 export function errorBody(type: string, message: string, requestId: string): string {
   return JSON.stringify({ type: 'error', error: { type, message }, request_id: requestId });
 }

@@ -7,7 +7,8 @@ const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 
 
 /**
  * Anthropic usage → normalised usage. `input_tokens` is only the uncached part of the prompt: the
- * prompt is input + cache read + cache creation (providers-international §1.2).
+ * prompt is input + cache read + cache creation (providers-international §1.2). `output_tokens`
+ * includes the thinking, which `output_tokens_details.thinking_tokens` reports on its own.
  */
 export function anthropicUsage(raw: unknown): Usage | undefined {
   if (!raw || typeof raw !== 'object') return undefined;
@@ -17,7 +18,9 @@ export function anthropicUsage(raw: unknown): Usage | undefined {
   const prompt = n(u.input_tokens) + read + write;
   const completion = n(u.output_tokens);
   if (prompt + completion === 0) return undefined;
-  return { ...emptyUsage(), promptTokens: prompt, completionTokens: completion, cachedTokens: read, cacheWriteTokens: write };
+  const details = u.output_tokens_details && typeof u.output_tokens_details === 'object' ? (u.output_tokens_details as Record<string, unknown>) : {};
+  const thinking = Math.min(n(details.thinking_tokens), completion);
+  return { ...emptyUsage(), promptTokens: prompt, completionTokens: completion, cachedTokens: read, cacheWriteTokens: write, reasoningTokens: thinking };
 }
 
 
