@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm run test:fast`: every test file that boots no ModelGate server, across shared, testkit,
-// server and web — the `*.api.test.ts` files (the ones that do) are left out, and
+// `npm run test:fast`: every test file of shared, testkit and server that boots no ModelGate
+// server — converters on provider fixtures, fixture types, pricing, ledger, formats, fakes. The
+// `*.api.test.ts` files (the ones that boot one) are left out, and
 // MODELGATE_TEST_TIER=fast makes startTestServer/startNode throw, so a misnamed file fails loudly
 // instead of slowing the tier down. No build, no database service: it runs from source.
 //
@@ -10,7 +11,9 @@
 // - more workers than vitest.config.ts gives the full run (1 on 2 cores, bounded there by the
 //   database connections the API tests open): these files are mostly import and transform time,
 //   which overlaps well. TEST_FAST_WORKERS overrides.
-// Extra arguments go to vitest (e.g. a path filter: `npm run test:fast -- packages/web`).
+// The console's tests are not in this tier: each renders the whole app in jsdom, about seven
+// minutes of CPU in all; `npm test` runs them, `npx vitest run --project web` alone.
+// Extra arguments go to vitest (e.g. a path filter: `npm run test:fast -- relay/adapters`).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -35,6 +38,7 @@ const r = spawnSync(
   'npx',
   [
     'vitest', 'run',
+    '--project', 'shared', '--project', 'testkit', '--project', 'server',
     '--exclude', '**/*.api.test.ts',
     `--maxWorkers=${workers}`,
     '--reporter=default', '--reporter=json', `--outputFile.json=${json}`,

@@ -11,8 +11,16 @@ const run = (cmd, args, env = {}) => {
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
+/** How long each step took, printed at the end (CI's summary shows where its minutes go). */
+const timings = [];
+const timed = (name, fn) => {
+  const t = Date.now();
+  const r = fn();
+  timings.push([name, (Date.now() - t) / 1000]);
+  return r;
+};
 /** A test suite: its failure is remembered, and the next suite still runs. */
-const suite = (cmd, args, env = {}) => spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status === 0;
+const suite = (name, cmd, args, env = {}) => timed(name, () => spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status === 0);
 
 const hasE2e = fs.existsSync(path.join(root, 'e2e/playwright.config.ts'));
 if (hasE2e && !fs.existsSync('/usr/bin/chromium')) {
@@ -33,14 +41,14 @@ const e2eJson = path.join(out, 'e2e.json');
 const agentsJson = path.join(out, 'agents.json');
 
 for (const f of [vitestJson, e2eJson, agentsJson]) fs.rmSync(f, { force: true });
-run('npm', ['run', 'build']);
+timed('build', () => run('npm', ['run', 'build']));
 // Every suite runs even when an earlier one fails; the exit code and the closing line say so.
-let ok = suite('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
+let ok = suite('vitest', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
 if (hasE2e) {
-  ok = suite('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson }) && ok;
+  ok = suite('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson }) && ok;
 }
 // The agents tier: real Claude Code and Codex CLI against ModelGate (scripts/test-agents.mjs prints its duration).
-ok = suite('node', ['scripts/test-agents.mjs', '--json', agentsJson]) && ok;
+ok = suite('agents', 'node', ['scripts/test-agents.mjs', '--json', agentsJson]) && ok;
 
 // One closing line over every runner, in the plain form CI reads.
 let passed = 0;
@@ -62,5 +70,6 @@ if (hasE2e && fs.existsSync(e2eJson)) {
   skipped += e.skipped;
 }
 if (!ok && failed === 0) failed = 1;
+for (const [name, sec] of timings) console.log(`${name.padEnd(8)} ${sec.toFixed(0).padStart(5)} s`);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 if (!ok) process.exit(1);
