@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ListeningFake, readJsonBody, serveFake } from '../http-fake.js';
+import { providerFixture } from '../provider-fixtures.js';
 
 export const FAKE_AIPROXY_LIBRARY_ID = 'lib-fake-0001';
 export const FAKE_AIPROXY_ANSWER = 'ModelGate relays requests to many upstream providers';
@@ -31,6 +32,15 @@ class LibraryRefusal extends Error {
   }
 }
 
+type Obj = Record<string, unknown>;
+/**
+ * The documented bodies (server/src/relay/adapters/aiproxy-library/fixtures) are the fake's
+ * templates: the answer, the stream frames and the refusal, with this call's text and documents.
+ */
+const documented = (name: string): Obj => providerFixture('aiproxy-library', name).body as Obj;
+const STREAM = providerFixture('aiproxy-library', 'ask.stream').events as Obj[];
+const streamFrame = (finish: boolean): Obj => STREAM.find((e) => e.finish === finish)!;
+
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
@@ -38,7 +48,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * (AIProxy's own library client; one-api sends it as Bearer too) and `{model, query, libraryId,
  * stream}`. Answers `{success:true, answer, documents:[{title,url}], errCode:0, message:""}`, or a
  * stream of `data:{content, finish, model, documents}` events (no space after `data:`, as one-api
- * reads them) ending with `finish:true` and the documents. Refusals are `{success:false, errCode,
+ * reads them) ending with `finish:true` and the documents, then `[DONE]`. Refusals are `{success:false, errCode,
  * message}` — HTTP 200 for a question it cannot answer, 401 for a missing or unknown key.
  */
 export async function startFakeAIProxyLibrary(
@@ -77,23 +87,25 @@ export async function startFakeAIProxyLibrary(
       const ask = check(req, body);
       if (!ask.stream) {
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify({ success: true, answer: answerText, documents, errCode: 0, message: '' }));
+        res.end(JSON.stringify({ ...documented('ask.response'), answer: answerText, documents }));
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
-      answerText.split(' ').forEach((w, i) => res.write(`data:${JSON.stringify({ content: i === 0 ? w : ` ${w}`, finish: false, model: ask.model, documents: [] })}\n\n`));
-      res.end(`data:${JSON.stringify({ content: '', finish: true, model: ask.model, documents })}\n\n`);
+      answerText.split(' ').forEach((w, i) => res.write(`data:${JSON.stringify({ ...streamFrame(false), content: i === 0 ? w : ` ${w}`, model: ask.model, documents: [] })}\n\n`));
+      res.write(`data:${JSON.stringify({ ...streamFrame(true), content: '', model: ask.model, documents })}\n\n`);
+      // As documented, the stream closes with `[DONE]` after the finishing frame.
+      res.end('data:[DONE]\n\n');
     } catch (err) {
       if (!(err instanceof LibraryRefusal)) throw err;
       record.rejected = { status: err.status, errCode: err.errCode, message: err.message };
       res.writeHead(err.status, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify({ success: false, errCode: err.errCode, message: err.message, answer: '', documents: [] }));
+      res.end(JSON.stringify({ ...documented('error.library-missing'), errCode: err.errCode, message: err.message }));
     }
   }
 
   const listening = await serveFake(opts, handle, (res, err) => {
     res.writeHead(500, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ success: false, errCode: 500, message: `Fake upstream bug: ${String(err)}` }));
+    res.end(JSON.stringify({ ...documented('error.library-missing'), errCode: 500, message: `Fake upstream bug: ${String(err)}` }));
   });
   return {
     ...listening,

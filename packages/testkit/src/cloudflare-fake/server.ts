@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { type ListeningFake, readJsonBody, serveFake } from '../http-fake.js';
 import { startFakeOpenAI } from '../openai-fake/server.js';
 import type { FakeOpenAI } from '../openai-fake/types.js';
+import { providerFixture } from '../provider-fixtures.js';
 
 export interface CloudflareRecordedRequest {
   method: string;
@@ -41,6 +42,21 @@ class CloudflareError extends Error {
   }
 }
 
+type Obj = Record<string, unknown>;
+/**
+ * Cloudflare's documented v4 envelope (server/src/relay/adapters/cloudflare/fixtures) is the
+ * template of every refusal: `result`, `success` and `messages` as documented, this refusal's code and message.
+ */
+const envelope = (name: string): Obj => providerFixture('cloudflare', name).body as Obj;
+const errorBody = (code: number, message: string): Obj => ({ ...envelope('error.authentication'), errors: [{ code, message }] });
+const documentedError = (name: string): CloudflareError => {
+  const f = providerFixture('cloudflare', name);
+  const e = (f.body as { errors: Array<{ code: number; message: string }> }).errors[0]!;
+  return new CloudflareError(f.status!, e.code, e.message);
+};
+const AUTHENTICATION = documentedError('error.authentication');
+const NO_SUCH_MODEL = documentedError('error.model-not-found');
+
 /** The OpenAI-compatible routes of Workers AI, under the account. */
 const ROUTE = /^\/client\/v4\/accounts\/([^/]+)\/ai\/v1\/(chat\/completions|embeddings)$/;
 
@@ -66,11 +82,12 @@ export async function startFakeCloudflare(opts: FakeCloudflareOptions = {}): Pro
       const route = ROUTE.exec(path);
       if (!route || req.method !== 'POST') throw new CloudflareError(404, 7000, 'No route for that URI');
       const auth = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''));
-      if (!auth || (opts.apiTokens && !opts.apiTokens.includes(auth[1]!))) throw new CloudflareError(401, 10000, 'Authentication error');
-      if (route[1] !== accountId) throw new CloudflareError(403, 10000, 'Authentication error');
+      if (!auth || (opts.apiTokens && !opts.apiTokens.includes(auth[1]!))) throw AUTHENTICATION;
+      // Another account's id: the same documented error, as a 403.
+      if (route[1] !== accountId) throw new CloudflareError(403, AUTHENTICATION.code, AUTHENTICATION.message);
       if (typeof body !== 'object' || body === null) throw new CloudflareError(400, 5006, 'Could not parse input');
       const model = (body as { model?: unknown }).model;
-      if (typeof model !== 'string' || !/^@(cf|hf)\//.test(model)) throw new CloudflareError(400, 5007, `No such model ${String(model)} or task`);
+      if (typeof model !== 'string' || !/^@(cf|hf)\//.test(model)) throw new CloudflareError(NO_SUCH_MODEL.status, NO_SUCH_MODEL.code, NO_SUCH_MODEL.message.replace(/^No such model \S+/, `No such model ${String(model)}`));
       const upstream = await fetch(`${inner.url}/v1/${route[2]}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer inner' }, body: text, signal });
       res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
       if (upstream.body) for await (const chunk of Readable.fromWeb(upstream.body as import('node:stream/web').ReadableStream<Uint8Array>)) res.write(chunk);
@@ -79,13 +96,13 @@ export async function startFakeCloudflare(opts: FakeCloudflareOptions = {}): Pro
       if (!(err instanceof CloudflareError)) throw err;
       record.rejected = { status: err.status, code: err.code, message: err.message };
       res.writeHead(err.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ result: null, success: false, errors: [{ code: err.code, message: err.message }], messages: [] }));
+      res.end(JSON.stringify(errorBody(err.code, err.message)));
     }
   }
 
   const listening = await serveFake(opts, handle, (res, err) => {
     res.writeHead(500, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ result: null, success: false, errors: [{ code: 7500, message: `Fake upstream bug: ${String(err)}` }], messages: [] }));
+    res.end(JSON.stringify(errorBody(7500, `Fake upstream bug: ${String(err)}`)));
   });
   return {
     ...listening,

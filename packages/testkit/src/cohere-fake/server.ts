@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ListeningFake, readJsonBody, serveFake } from '../http-fake.js';
+import { providerFixture } from '../provider-fixtures.js';
 import { fakeEmbedding, rankDocuments, words } from '../rerank-scores.js';
 
 export const FAKE_COHERE_WORDS = ['Hello', 'from', 'the', 'fake', 'Cohere', 'model', 'at', 'your', 'service', 'today'];
@@ -36,6 +38,26 @@ class CohereError extends Error {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+type Obj = Record<string, unknown>;
+
+/**
+ * Cohere's documented bodies (server/src/relay/adapters/cohere/fixtures) are the fake's templates:
+ * answers, stream events and error bodies are those fixtures with this request's text, ids and
+ * usage put in.
+ */
+const documented = (name: string): Obj => providerFixture('cohere', name).body as Obj;
+/** The first event of a documented stream with this `type`. */
+const documentedEvent = (name: string, type: string): Obj => (providerFixture('cohere', name).events as Obj[]).find((e) => e.type === type)!;
+/** A documented error: its status and body. */
+const documentedError = (name: string): { status: number; body: Obj } => {
+  const f = providerFixture('cohere', name);
+  return { status: f.status!, body: f.body as Obj };
+};
+const RATE_LIMIT = documentedError('error.rate-limit');
+const INVALID_TOKEN = documentedError('error.invalid-token');
+/** The error bodies by status: a 400 carries an `id` as documented, the others the message alone. */
+const ERROR_TEMPLATES = new Map([documentedError('error.bad-request'), INVALID_TOKEN, RATE_LIMIT, documentedError('error.trial-token')].map((e) => [e.status, e.body]));
+
 const bad = (message: string) => new CohereError(400, `invalid request: ${message}`);
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 const CHAT_FIELDS = new Set(['model', 'messages', 'stream', 'max_tokens', 'temperature', 'p', 'k', 'seed', 'stop_sequences', 'frequency_penalty', 'presence_penalty', 'tools', 'tool_choice', 'response_format', 'safety_mode', 'documents', 'citation_options', 'strict_tools', 'logprobs', 'thinking']);
@@ -86,6 +108,12 @@ function chosenTool(body: Record<string, unknown>): string | undefined {
   return String(((body.tools[0] as Record<string, unknown>).function as Record<string, unknown>).name);
 }
 
+/** A refusal in the documented body of its status (a fresh `id` where the template has one). */
+function cohereErrorBody(err: CohereError): Obj {
+  const template = ERROR_TEMPLATES.get(err.status) ?? INVALID_TOKEN.body;
+  return { ...template, ...('id' in template ? { id: randomUUID() } : {}), message: err.message };
+}
+
 /**
  * A fake Cohere API on loopback (providers-international §6): Chat v2 (`POST /v2/chat`, JSON and
  * SSE events typed by `type`), Embed v2 (`POST /v2/embed`) and Rerank v1 (`POST /v1/rerank`).
@@ -112,28 +140,38 @@ export async function startFakeCohere(opts: { port?: number; host?: string; apiK
     const plan = tool ? `I will call ${tool}.` : undefined;
     const call = tool ? { id: `${tool}_fake${counter}`, type: 'function', function: { name: tool, arguments: args } } : undefined;
     if (body.stream !== true) {
-      const message: Record<string, unknown> = { role: 'assistant' };
-      if (call) Object.assign(message, { tool_plan: plan, tool_calls: [call] });
-      else message.content = [{ type: 'text', text: reply.join(' ') }];
+      const template = documented(call ? 'chat.response.tool-call' : 'chat.response');
+      const shown = template.message as Obj;
+      const message = call
+        ? { ...shown, tool_plan: plan, tool_calls: [{ ...(shown.tool_calls as Obj[])[0], ...call }] }
+        : { ...shown, content: [{ ...(shown.content as Obj[])[0], text: reply.join(' ') }] };
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id, finish_reason: finish, message, usage }));
+      // The usage is this answer's: the fake serves no prompt-cache hits (no `cached_tokens`).
+      res.end(JSON.stringify({ ...template, id, finish_reason: finish, message, usage }));
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const send = (data: Record<string, unknown>) => res.write(`event: ${String(data.type)}\ndata: ${JSON.stringify(data)}\n\n`);
-    send({ id, type: 'message-start', delta: { message: { role: 'assistant', content: [], tool_plan: '', tool_calls: [], citations: [] } } });
+    const stream = call ? 'chat.stream.tool-call' : 'chat.stream';
+    // Each event is the documented event of its type with this answer's values merged into its `delta.message`.
+    const send = (type: string, extra: Obj = {}, message?: Obj) => {
+      const ev = documentedEvent(stream, type);
+      const delta = ev.delta as Obj | undefined;
+      const data = message && delta ? { ...ev, ...extra, delta: { ...delta, message } } : { ...ev, ...extra };
+      res.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
+    };
+    send('message-start', { id });
     if (call) {
-      send({ type: 'tool-plan-delta', delta: { message: { tool_plan: plan } } });
-      send({ type: 'tool-call-start', index: 0, delta: { message: { tool_calls: { id: call.id, type: 'function', function: { name: tool, arguments: '' } } } } });
+      send('tool-plan-delta', {}, { tool_plan: plan });
+      send('tool-call-start', { index: 0 }, { tool_calls: { id: call.id, type: 'function', function: { name: tool, arguments: '' } } });
       const size = Math.ceil(args.length / 3);
-      for (let i = 0; i < args.length; i += size) send({ type: 'tool-call-delta', index: 0, delta: { message: { tool_calls: { function: { arguments: args.slice(i, i + size) } } } } });
-      send({ type: 'tool-call-end', index: 0 });
+      for (let i = 0; i < args.length; i += size) send('tool-call-delta', { index: 0 }, { tool_calls: { function: { arguments: args.slice(i, i + size) } } });
+      send('tool-call-end', { index: 0 });
     } else {
-      send({ type: 'content-start', index: 0, delta: { message: { content: { type: 'text', text: '' } } } });
-      reply.forEach((w, i) => send({ type: 'content-delta', index: 0, delta: { message: { content: { text: i === 0 ? w : ` ${w}` } } } }));
-      send({ type: 'content-end', index: 0 });
+      send('content-start', { index: 0 }, { content: { type: 'text', text: '' } });
+      reply.forEach((w, i) => send('content-delta', { index: 0 }, { content: { text: i === 0 ? w : ` ${w}` } }));
+      send('content-end', { index: 0 });
     }
-    send({ type: 'message-end', delta: { finish_reason: finish, usage } });
+    send('message-end', { delta: { finish_reason: finish, usage } });
     res.end();
   }
 
@@ -144,13 +182,15 @@ export async function startFakeCohere(opts: { port?: number; host?: string; apiK
     const dims = typeof body.output_dimension === 'number' ? body.output_dimension : 8;
     const texts = body.texts as string[];
     res.writeHead(200, { 'content-type': 'application/json' });
+    const template = documented('embed.response');
+    const meta = template.meta as Obj;
     res.end(
       JSON.stringify({
+        ...template,
         id: `emb-${++counter}`,
         texts,
         embeddings: { float: texts.map((t) => fakeEmbedding(t, dims)) },
-        meta: { api_version: { version: '2' }, billed_units: { input_tokens: texts.reduce((n, t) => n + words(t).length, 0) } },
-        response_type: 'embeddings_by_type',
+        meta: { ...meta, billed_units: { input_tokens: texts.reduce((n, t) => n + words(t).length, 0) } },
       }),
     );
   }
@@ -163,7 +203,9 @@ export async function startFakeCohere(opts: { port?: number; host?: string; apiK
     const topN = typeof body.top_n === 'number' ? body.top_n : undefined;
     const results = rankDocuments(body.query, docs, topN).map((r) => (body.return_documents === true ? { ...r, document: { text: docs[r.index] } } : r));
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ id: `rr-${++counter}`, results, meta: { api_version: { version: '1' }, billed_units: { search_units: 1 } } }));
+    // One search unit per query of up to 100 documents, as documented.
+    const template = documented('rerank.response');
+    res.end(JSON.stringify({ ...template, id: `rr-${++counter}`, results }));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -174,11 +216,11 @@ export async function startFakeCohere(opts: { port?: number; host?: string; apiK
     try {
       const auth = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''));
       if (!auth) throw new CohereError(401, 'no api key supplied');
-      if (opts.apiKeys && !opts.apiKeys.includes(auth[1]!)) throw new CohereError(401, 'invalid api token');
+      if (opts.apiKeys && !opts.apiKeys.includes(auth[1]!)) throw new CohereError(INVALID_TOKEN.status, String(INVALID_TOKEN.body.message));
       if (!isRecord(body)) throw bad('request body must be a JSON object');
       if (fault && (fault.times === undefined || faultUses < fault.times)) {
         faultUses += 1;
-        throw new CohereError(fault.status ?? 429, fault.message ?? "You are using a Trial key, which is limited to 10 API calls / minute. You can continue to use the Trial key for free or upgrade to a Production key with higher rate limits at 'https://dashboard.cohere.com/api-keys'. Contact us on 'https://discord.gg/XW44jPfYJu' or email us at support@cohere.com with any questions");
+        throw new CohereError(fault.status ?? RATE_LIMIT.status, fault.message ?? String(RATE_LIMIT.body.message));
       }
       if (req.method === 'POST' && path === '/v2/chat') return chat(res, body);
       if (req.method === 'POST' && path === '/v2/embed') return embed(res, body);
@@ -188,7 +230,7 @@ export async function startFakeCohere(opts: { port?: number; host?: string; apiK
       if (!(err instanceof CohereError)) throw err;
       record.rejected = { status: err.status, message: err.message };
       res.writeHead(err.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ message: err.message }));
+      res.end(JSON.stringify(cohereErrorBody(err)));
     }
   }
 

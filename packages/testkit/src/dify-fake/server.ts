@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ListeningFake, readJsonBody, serveFake } from '../http-fake.js';
+import { providerFixture } from '../provider-fixtures.js';
 
 export interface DifyRecordedRequest {
   method: string;
@@ -40,6 +41,21 @@ class DifyError extends Error {
   }
 }
 
+type Obj = Record<string, unknown>;
+/**
+ * Dify's documented bodies (server/src/relay/adapters/dify/fixtures) are the fake's templates: the
+ * blocking answer, every stream event and the error body, with this call's ids, text and usage put in.
+ */
+const documented = (name: string): Obj => providerFixture('dify', name).body as Obj;
+/** The first event named `event` of a documented stream. */
+const documentedEvent = (name: string, event: string): Obj => (providerFixture('dify', name).events as Obj[]).find((e) => e.event === event)!;
+/** A documented refusal's status, code and words. */
+const documentedError = (name: string): DifyError => {
+  const b = documented(name);
+  return new DifyError(Number(b.status), String(b.code), String(b.message));
+};
+const UNAUTHORIZED = documentedError('error.unauthorized');
+
 /** Dify's token count of a query or an answer in this fake: one per whitespace-separated word. */
 export function difyTokens(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
@@ -50,18 +66,16 @@ export function difyUsageOf(query: string, answer: string): Record<string, unkno
   const p = difyTokens(query);
   const c = difyTokens(answer);
   const price = (n: number, unit: number) => (n * unit).toFixed(7);
+  // The documented usage keeps its unit prices, price unit and currency; counts, prices and latency are this call's.
+  const documentedUsage = (documented('chat.response').metadata as Obj).usage as Obj;
   return {
+    ...documentedUsage,
     prompt_tokens: p,
-    prompt_unit_price: '0.001',
-    prompt_price_unit: '0.001',
     prompt_price: price(p, 0.000001),
     completion_tokens: c,
-    completion_unit_price: '0.002',
-    completion_price_unit: '0.001',
     completion_price: price(c, 0.000002),
     total_tokens: p + c,
     total_price: price(p, 0.000001 + c * 0.000002),
-    currency: 'USD',
     latency: 0.42,
   };
 }
@@ -83,7 +97,7 @@ export async function startFakeDify(opts: FakeDifyOptions = {}): Promise<FakeDif
     requests.push(record);
     try {
       const auth = /^Bearer (app-.+)$/.exec(String(req.headers.authorization ?? ''));
-      if (!auth || (opts.appKeys && !opts.appKeys.includes(auth[1]!))) throw new DifyError(401, 'unauthorized', 'Access token is invalid');
+      if (!auth || (opts.appKeys && !opts.appKeys.includes(auth[1]!))) throw UNAUTHORIZED;
       if (path !== '/v1/chat-messages' || req.method !== 'POST') throw new DifyError(404, 'not_found', 'The requested URL was not found on the server.');
       if (typeof body !== 'object' || body === null) throw new DifyError(400, 'invalid_param', 'Invalid JSON body');
       const b = body as Record<string, unknown>;
@@ -92,38 +106,46 @@ export async function startFakeDify(opts: FakeDifyOptions = {}): Promise<FakeDif
       if (typeof b.inputs !== 'object' || b.inputs === null) throw new DifyError(400, 'invalid_param', 'inputs is required in input form');
       if (b.response_mode !== 'blocking' && b.response_mode !== 'streaming') throw new DifyError(400, 'invalid_param', 'response_mode must be blocking or streaming');
       if (b.conversation_id !== undefined && b.conversation_id !== '') throw new DifyError(404, 'not_found', 'Conversation Not Exists.');
-      if (opts.agent && b.response_mode === 'blocking') throw new DifyError(400, 'app_unavailable', 'Agent Chat App does not support blocking mode');
+      if (opts.agent && b.response_mode === 'blocking') throw new DifyError(400, documentedError('error.app-unavailable').code, 'Agent Chat App does not support blocking mode');
       const answer = opts.answer ?? FAKE_DIFY_ANSWER;
       const ids = { task_id: randomUUID(), message_id: randomUUID(), conversation_id: randomUUID() };
       const created_at = Math.floor(Date.now() / 1000);
       const usage = difyUsageOf(b.query, answer);
       if (b.response_mode === 'blocking') {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ event: 'message', ...ids, id: ids.message_id, mode: 'chat', answer, metadata: { usage, retriever_resources: [] }, created_at }));
+        // No knowledge base behind the fake app: no retriever resources.
+        res.end(JSON.stringify({ ...documented('chat.response'), ...ids, id: ids.message_id, answer, metadata: { usage, retriever_resources: [] }, created_at }));
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
-      const send = (ev: Record<string, unknown>) => res.write(`data: ${JSON.stringify(ev)}\n\n`);
+      // Each frame is the documented event of its name with this call's values; ids only where the template has them.
+      const send = (stream: string, event: string, values: Obj = {}) => {
+        const template = documentedEvent(stream, event);
+        const own = Object.fromEntries(Object.entries({ ...ids, id: ids.message_id, created_at }).filter(([k]) => k in template));
+        res.write(`data: ${JSON.stringify({ ...template, ...own, ...values })}\n\n`);
+      };
+      // The keep-alive ping is a named SSE event with no data.
       res.write('event: ping\n\n');
-      if (opts.agent) send({ event: 'agent_thought', id: randomUUID(), ...ids, position: 1, thought: '', observation: '', tool: '', tool_input: '', created_at, message_files: [] });
+      if (opts.agent) send('chat.stream.agent', 'agent_thought', { id: randomUUID(), thought: '', observation: '', tool: '', tool_input: '', message_files: [] });
       const words = answer.split(/(?<= )/);
       for (const [i, w] of words.entries()) {
         if (signal.aborted) return;
-        send({ event: opts.agent ? 'agent_message' : 'message', ...ids, id: ids.message_id, answer: w, created_at });
+        if (opts.agent) send('chat.stream.agent', 'agent_message', { answer: w });
+        else send('chat.stream', 'message', { answer: w });
         if (opts.failMidStream && i === 0) {
-          send({ event: 'error', ...ids, status: 400, code: 'provider_quota_exceeded', message: 'Your quota for Dify Hosted Model Provider has been exhausted.' });
+          send('chat.stream.error', 'error');
           res.end();
           return;
         }
         await sleep(1);
       }
-      send({ event: 'message_end', ...ids, id: ids.message_id, metadata: { usage, retriever_resources: [] } });
+      send(opts.agent ? 'chat.stream.agent' : 'chat.stream', 'message_end', { metadata: { usage, retriever_resources: [] } });
       res.end();
     } catch (err) {
       if (!(err instanceof DifyError)) throw err;
       record.rejected = { status: err.status, code: err.code, message: err.message };
       res.writeHead(err.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ code: err.code, message: err.message, status: err.status }));
+      res.end(JSON.stringify({ ...documented('error.invalid-param'), status: err.status, code: err.code, message: err.message }));
     }
   }
 

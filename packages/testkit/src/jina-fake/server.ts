@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ListeningFake, readJsonBody, serveFake } from '../http-fake.js';
+import { providerFixture } from '../provider-fixtures.js';
 import { fakeEmbedding, rankDocuments, words } from '../rerank-scores.js';
 
 export interface JinaRecordedRequest {
@@ -21,6 +22,14 @@ class JinaError extends Error {
     super(typeof detail === 'string' ? detail : 'validation error');
   }
 }
+
+type Obj = Record<string, unknown>;
+/**
+ * Jina's documented bodies (kept with the OpenAI-compatible vendors:
+ * server/src/relay/adapters/openai-compatible/fixtures/jina.*) are the fake's templates.
+ */
+const documented = (name: string): Obj => providerFixture('openai-compatible', `jina.${name}`).body as Obj;
+const BAD_KEY = providerFixture('openai-compatible', 'jina.error.detail');
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const EMBEDDING_MODELS = ['jina-embeddings-v3', 'jina-embeddings-v2-base-en', 'jina-clip-v2'];
@@ -53,7 +62,9 @@ export async function startFakeJina(opts: { port?: number; host?: string; apiKey
     const texts = input.map(textOf);
     const dims = typeof body.dimensions === 'number' ? body.dimensions : 8;
     const tokens = jinaTokens(texts);
-    return { model: body.model, object: 'list', usage: { total_tokens: tokens, prompt_tokens: tokens }, data: texts.map((t, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(t, dims) })) };
+    const template = documented('embeddings.response');
+    const item = (template.data as Obj[])[0]!;
+    return { ...template, model: body.model, usage: { ...(template.usage as Obj), total_tokens: tokens, prompt_tokens: tokens }, data: texts.map((t, index) => ({ ...item, index, embedding: fakeEmbedding(t, dims) })) };
   }
 
   function rerank(body: Record<string, unknown>): Record<string, unknown> {
@@ -65,7 +76,7 @@ export async function startFakeJina(opts: { port?: number; host?: string; apiKey
     const topN = typeof body.top_n === 'number' ? body.top_n : undefined;
     const withDocs = body.return_documents !== false;
     const results = rankDocuments(body.query, docs, topN).map((r) => (withDocs ? { ...r, document: { text: docs[r.index] } } : r));
-    return { model: body.model, usage: { total_tokens: jinaTokens([body.query, ...docs]) }, results };
+    return { ...documented('rerank.response'), model: body.model, usage: { total_tokens: jinaTokens([body.query, ...docs]) }, results };
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -75,7 +86,7 @@ export async function startFakeJina(opts: { port?: number; host?: string; apiKey
     requests.push(record);
     try {
       const auth = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''));
-      if (!auth || (opts.apiKeys && !opts.apiKeys.includes(auth[1]!))) throw new JinaError(401, 'Unauthorized: invalid or missing API key. Get a key at https://jina.ai/?sui=apikey');
+      if (!auth || (opts.apiKeys && !opts.apiKeys.includes(auth[1]!))) throw new JinaError(BAD_KEY.status!, (BAD_KEY.body as { detail: string }).detail);
       if (req.method !== 'POST' || (path !== '/v1/embeddings' && path !== '/v1/rerank')) throw new JinaError(404, 'Not Found');
       if (!isRecord(body)) throw new JinaError(422, [{ type: 'json_invalid', loc: ['body'], msg: 'JSON decode error', input: null }]);
       const reply = path === '/v1/embeddings' ? embeddings(body) : rerank(body);

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { type ListeningFake, readJsonBody, serveFake } from '../http-fake.js';
 import { startFakeOpenAI } from '../openai-fake/server.js';
 import type { FakeOpenAI } from '../openai-fake/types.js';
+import { providerFixture } from '../provider-fixtures.js';
 
 export interface OllamaRecordedRequest {
   method: string;
@@ -33,6 +34,8 @@ class OllamaError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Refused on the OpenAI-compatible `/v1` surface. */
+    readonly openai = false,
   ) {
     super(message);
   }
@@ -51,6 +54,16 @@ export function ollamaEmbedding(text: string, dims: number): number[] {
   const norm = Math.hypot(...v) || 1;
   return v.map((x) => Math.fround(x / norm));
 }
+
+type Obj = Record<string, unknown>;
+/**
+ * Ollama's documented bodies (server/src/relay/adapters/ollama/fixtures) are the fake's templates:
+ * `/api/tags`, `/api/embed` and the error bodies of both surfaces, with this call's values put in.
+ */
+const documented = (name: string): Obj => providerFixture('ollama', name).body as Obj;
+const NOT_FOUND_STATUS = providerFixture('ollama', 'error.model-not-found').status!;
+/** The documented "not pulled" message, naming the asked model. */
+const notPulled = (model: unknown): string => String(documented('error.model-not-found').error).replace(/"[^"]*"/, `"${String(model)}"`);
 
 const known = (models: string[], name: unknown) => typeof name === 'string' && (models.includes(name) || models.includes(`${name}:latest`));
 
@@ -75,25 +88,28 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
     try {
       if (req.method === 'GET' && path === '/api/tags') {
         const now = '2025-01-15T10:00:00.000000000Z';
+        const template = (documented('tags.response').models as Obj[])[0]!;
+        const details = { ...(template.details as Obj), format: 'gguf', family: 'llama', families: ['llama'], parameter_size: '3B', quantization_level: 'Q4_K_M' };
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify({ models: models.map((m) => ({ name: m, model: m, modified_at: now, size: 1_000_000, digest: 'sha256:' + '0'.repeat(64), details: { format: 'gguf', family: 'llama', parameter_size: '3B', quantization_level: 'Q4_K_M' } })) }));
+        res.end(JSON.stringify({ models: models.map((m) => ({ ...template, name: m, model: m, modified_at: now, size: 1_000_000, digest: 'sha256:' + '0'.repeat(64), details })) }));
         return;
       }
       if (req.method === 'POST' && path === '/api/embed') {
         if (typeof body !== 'object' || body === null) throw new OllamaError(400, 'invalid request body');
         const b = body as { model?: unknown; input?: unknown };
         if (typeof b.model !== 'string' || !b.model) throw new OllamaError(400, 'model is required');
-        if (!known(models, b.model)) throw new OllamaError(404, `model "${b.model}" not found, try pulling it first`);
+        if (!known(models, b.model)) throw new OllamaError(NOT_FOUND_STATUS, notPulled(b.model));
         const texts = typeof b.input === 'string' ? [b.input] : Array.isArray(b.input) && b.input.every((s) => typeof s === 'string') ? (b.input as string[]) : undefined;
         if (!texts) throw new OllamaError(400, 'invalid input type');
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify({ model: b.model, embeddings: texts.map((t) => ollamaEmbedding(t, dims)), total_duration: 14_143_917, load_duration: 1_019_500, prompt_eval_count: ollamaEmbedTokens(texts) }));
+        // The documented durations stay; the model, vectors and token count are this call's.
+        res.end(JSON.stringify({ ...documented('embed.response'), model: b.model, embeddings: texts.map((t) => ollamaEmbedding(t, dims)), prompt_eval_count: ollamaEmbedTokens(texts) }));
         return;
       }
       const openai = /^\/v1\/(chat\/completions|completions|embeddings)$/.exec(path);
       if (!openai || req.method !== 'POST') throw new OllamaError(404, '404 page not found');
       const model = (body as { model?: unknown } | undefined)?.model;
-      if (!known(models, model)) throw new OllamaError(404, `model "${String(model)}" not found, try pulling it first`);
+      if (!known(models, model)) throw new OllamaError(NOT_FOUND_STATUS, notPulled(model), true);
       const upstream = await fetch(`${inner.url}/v1/${openai[1]}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer inner' }, body: text, signal });
       res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
       if (upstream.body) for await (const chunk of Readable.fromWeb(upstream.body as import('node:stream/web').ReadableStream<Uint8Array>)) res.write(chunk);
@@ -102,7 +118,8 @@ export async function startFakeOllama(opts: FakeOllamaOptions = {}): Promise<Fak
       if (!(err instanceof OllamaError)) throw err;
       record.rejected = { status: err.status, error: err.message };
       res.writeHead(err.status, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify({ error: err.message }));
+      // The `/v1` surface wraps the message in OpenAI's error object; the native API sends it alone.
+      res.end(JSON.stringify(err.openai ? { error: { ...(documented('error.openai-surface').error as Obj), message: err.message } } : { ...documented('error.model-not-found'), error: err.message }));
     }
   }
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ListeningFake, readJsonBody, serveFake } from '../http-fake.js';
+import { providerFixture } from '../provider-fixtures.js';
 
 export interface PalmRecordedRequest {
   method: string;
@@ -40,11 +41,25 @@ class GoogleError extends Error {
   }
 }
 
-function googleErrorBody(e: GoogleError): Record<string, unknown> {
-  const error: Record<string, unknown> = { code: e.status, message: e.message, status: e.googleStatus };
-  if (e.reason) error.details = [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: e.reason, domain: 'googleapis.com', metadata: { service: 'generativelanguage.googleapis.com' } }];
+type Obj = Record<string, unknown>;
+/**
+ * PaLM's documented bodies (server/src/relay/adapters/palm/fixtures) are the fake's templates: the
+ * answer, the blocked answer and Google's error envelope, with this request's values put in.
+ */
+const documented = (name: string): Obj => providerFixture('palm', name).body as Obj;
+const errorTemplate = (name: string): Obj => documented(name).error as Obj;
+
+/** Google's error envelope: a refusal with a reason carries the documented `ErrorInfo` detail (API_KEY_INVALID), others none. */
+function googleErrorBody(e: GoogleError): Obj {
+  const { details, ...plain } = errorTemplate('error.api-key-invalid');
+  const error: Obj = { ...plain, code: e.status, message: e.message, status: e.googleStatus };
+  if (e.reason) error.details = [{ ...(details as Obj[])[0], reason: e.reason }];
   return { error };
 }
+
+const API_KEY_INVALID = errorTemplate('error.api-key-invalid');
+/** The documented 404 of a model generateMessage does not serve; its model name is the asked one. */
+const MODEL_NOT_FOUND = errorTemplate('error.not-found');
 
 /** Checks a `generateMessage` body the way the API documents it: a prompt with author/content messages. */
 function checkBody(body: unknown): { context?: string; messages: Array<{ author: string; content: string }> } {
@@ -78,7 +93,10 @@ export async function startFakePalm(opts: FakePalmOptions = {}): Promise<FakePal
     const record: PalmRecordedRequest = { method: req.method ?? 'GET', path: url.pathname, key, headers: req.headers, body };
     requests.push(record);
     try {
-      if (!key || (opts.apiKeys && !opts.apiKeys.includes(key))) throw new GoogleError(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.', 'API_KEY_INVALID');
+      if (!key || (opts.apiKeys && !opts.apiKeys.includes(key))) {
+        const reason = String(((API_KEY_INVALID.details as Obj[])[0] as Obj).reason);
+        throw new GoogleError(Number(API_KEY_INVALID.code), String(API_KEY_INVALID.status), String(API_KEY_INVALID.message), reason);
+      }
       if (req.method === 'GET' && url.pathname === '/v1beta2/models') {
         res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
         res.end(JSON.stringify({ models: MODELS.map((m) => ({ name: `models/${m}`, version: '001', displayName: m })) }));
@@ -86,14 +104,17 @@ export async function startFakePalm(opts: FakePalmOptions = {}): Promise<FakePal
       }
       const route = /^\/v1beta2\/models\/([^/:]+):generateMessage$/.exec(url.pathname);
       if (!route || req.method !== 'POST') throw new GoogleError(404, 'NOT_FOUND', `The requested URL ${url.pathname} was not found on this server.`);
-      if (route[1] !== 'chat-bison-001') throw new GoogleError(404, 'NOT_FOUND', `models/${route[1]} is not found for API version v1beta2, or is not supported for generateMessage.`);
+      if (route[1] !== 'chat-bison-001') throw new GoogleError(Number(MODEL_NOT_FOUND.code), String(MODEL_NOT_FOUND.status), String(MODEL_NOT_FOUND.message).replace(/^models\/\S+/, `models/${route[1]}`));
       const { messages } = checkBody(body);
       res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
       if (opts.blockReason) {
-        res.end(JSON.stringify({ filters: [{ reason: opts.blockReason }], messages }));
+        const blocked = documented('chat.response.blocked');
+        res.end(JSON.stringify({ ...blocked, messages, filters: [{ ...(blocked.filters as Obj[])[0], reason: opts.blockReason }] }));
         return;
       }
-      res.end(JSON.stringify({ candidates: [{ author: '1', content: opts.reply ?? FAKE_PALM_REPLY }], messages }));
+      const answer = documented('chat.response');
+      // The candidate keeps the documented author ("1", the model's turn); PaLM reports no usage.
+      res.end(JSON.stringify({ ...answer, candidates: [{ ...(answer.candidates as Obj[])[0], content: opts.reply ?? FAKE_PALM_REPLY }], messages }));
     } catch (err) {
       if (!(err instanceof GoogleError)) throw err;
       record.rejected = { status: err.status, reason: err.reason ?? err.googleStatus };

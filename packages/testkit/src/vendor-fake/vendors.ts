@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { providerFixture } from '../provider-fixtures.js';
 import { fakeEmbedding, words } from '../rerank-scores.js';
 import { FAKE_REASONING_WORDS, FAKE_VENDOR_TEXT, FAKE_VENDOR_WORDS, VendorError, bearer, chatBody, frame, isRecord, openAIError, sendJson, startSse, vendorPromptTokens } from './shared.js';
 
@@ -26,6 +27,21 @@ export interface VendorCall {
 
 const now = () => Math.floor(Date.now() / 1000);
 
+type Obj = Record<string, unknown>;
+/**
+ * The vendors' documented bodies (server/src/relay/adapters/openai-compatible/fixtures/<vendor>.*)
+ * are the templates of what differs from OpenAI: MiniMax's flags, closing frame and base_resp
+ * failures, Moonshot's usage inside the final choice, DeepSeek's errors; this call's values put in.
+ */
+const documented = (name: string): Obj => providerFixture('openai-compatible', name).body as Obj;
+const documentedEvents = (name: string): Obj[] => providerFixture('openai-compatible', name).events as Obj[];
+/** A documented OpenAI-shaped vendor error, with this refusal's message. */
+function documentedError(name: string, message?: string): VendorError {
+  const f = providerFixture('openai-compatible', name);
+  const error = (f.body as { error: Obj }).error;
+  return new VendorError(f.status!, { error: { ...error, message: message ?? error.message } });
+}
+
 /** OpenAI chunk frames of the fake answer (role first, one word each); `last` builds the closing chunk. */
 function chunks(id: string, model: string, extraDelta: Record<string, unknown> = {}): Array<Record<string, unknown>> {
   const base = { id, object: 'chat.completion.chunk', created: now(), model };
@@ -50,30 +66,36 @@ function requireKey(call: VendorCall, refuse: () => VendorError): void {
 function minimax(call: VendorCall): void {
   const { res, state } = call;
   const key = bearer(call.req);
-  const ok = { status_code: 0, status_msg: '' };
-  const failed = (code: number, msg: string) => ({ id: '', choices: null, created: 0, model: '', object: '', usage: null, input_sensitive: false, output_sensitive: false, base_resp: { status_code: code, status_msg: msg } });
+  const failed = (code: number, msg: string) => ({ ...documented('minimax.error.base-resp'), base_resp: { status_code: code, status_msg: msg } });
   if (call.path !== '/v1/text/chatcompletion_v2') throw new VendorError(404, { base_resp: { status_code: 2013, status_msg: `unknown path ${call.path}` } });
-  if (!key || !state.keys.includes(key)) return sendJson(res, 200, failed(1004, "login fail: Please carry the API secret key in the 'Authorization' field of the request header"));
+  if (!key || !state.keys.includes(key)) return sendJson(res, 200, documented('minimax.error.base-resp'));
   const body = chatBody(call.body);
   const prompt = vendorPromptTokens(body);
   const id = randomUUID().replaceAll('-', '');
   const model = String(body.model);
-  const flags = { input_sensitive: false, output_sensitive: false, input_sensitive_type: 0, output_sensitive_type: 0, output_sensitive_int: 0 };
-  const usage = { ...usageOf(prompt, 5), total_characters: 0 };
+  const answer = documented('minimax.chat.response');
+  const frames = documentedEvents('minimax.chat.stream');
+  const { id: _i, object: _o, created: _c, model: _m, choices: _ch, usage: _u, base_resp: _b, ...flags } = frames[0]!;
+  const usage = { ...(answer.usage as Obj), ...usageOf(prompt, 5) };
   const fault = state.baseResp;
   if (fault && !(fault.inStream && body.stream === true)) return sendJson(res, 200, failed(fault.code, fault.msg));
-  if (body.stream !== true) return sendJson(res, 200, { ...completion(id, model, { content: FAKE_VENDOR_TEXT, name: 'MiniMax AI', audio_content: '' }, usage), ...flags, base_resp: ok });
+  if (body.stream !== true) {
+    const choice = (answer.choices as Obj[])[0]!;
+    return sendJson(res, 200, { ...answer, id, created: now(), model, choices: [{ ...choice, message: { ...(choice.message as Obj), content: FAKE_VENDOR_TEXT } }], usage });
+  }
   startSse(res);
   if (fault) return void res.end(frame(failed(fault.code, fault.msg)));
   for (const c of chunks(id, model)) res.write(frame({ ...c, usage: null, ...flags }));
-  // The closing chunk repeats the whole message (not a delta) with the usage and base_resp; no [DONE].
-  res.end(frame({ id, object: 'chat.completion', created: now(), model, choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: FAKE_VENDOR_TEXT, name: 'MiniMax AI' } }], usage, ...flags, base_resp: ok }));
+  // The closing frame repeats the whole message (not a delta) with the usage and base_resp; no [DONE].
+  const closing = frames.at(-1)!;
+  const closingChoice = (closing.choices as Obj[])[0]!;
+  res.end(frame({ ...closing, id, created: now(), model, choices: [{ ...closingChoice, message: { ...(closingChoice.message as Obj), content: FAKE_VENDOR_TEXT } }], usage }));
 }
 
 // Moonshot: OpenAI's shape; a stream's usage sits inside its final choice.
 function moonshot(call: VendorCall): void {
   const { req, res, state } = call;
-  requireKey(call, () => openAIError(401, 'Invalid Authentication', 'invalid_authentication_error'));
+  requireKey(call, () => documentedError('moonshot.error.auth'));
   if (req.method === 'GET' && call.path === '/v1/users/me/balance') {
     const a = state.balance.amount;
     return sendJson(res, 200, { code: 0, data: { available_balance: a, voucher_balance: Math.min(a, 10), cash_balance: a - Math.min(a, 10) }, scode: '0x0', status: true });
@@ -85,14 +107,16 @@ function moonshot(call: VendorCall): void {
   if (body.stream !== true) return sendJson(res, 200, completion(id, String(body.model), { content: FAKE_VENDOR_TEXT }, usageOf(prompt, 5)));
   startSse(res);
   for (const c of chunks(id, String(body.model))) res.write(frame(c));
-  res.write(frame({ id, object: 'chat.completion.chunk', created: now(), model: body.model, choices: [{ index: 0, delta: {}, finish_reason: 'stop', usage: usageOf(prompt, 5) }] }));
+  const last = documentedEvents('moonshot.chat.stream.choice-usage').at(-1)!;
+  res.write(frame({ ...last, id, created: now(), model: body.model, choices: [{ ...(last.choices as Obj[])[0], usage: usageOf(prompt, 5) }] }));
   res.end(frame('[DONE]'));
 }
 
 // DeepSeek: base without /v1; reasoning_content for deepseek-reasoner; cache fields; usage always in the last chunk.
 function deepseek(call: VendorCall): void {
   const { req, res, state } = call;
-  requireKey(call, () => openAIError(401, 'Authentication Fails, Your api key is invalid', 'authentication_error', 'invalid_request_error'));
+  // DeepSeek names the refused key by its last four characters.
+  requireKey(call, () => documentedError('deepseek.error.auth', `Authentication Fails, Your api key: ****${(bearer(call.req) ?? '').slice(-4)} is invalid`));
   if (req.method === 'GET' && call.path === '/user/balance') {
     const { amount, currency } = state.balance;
     const s = (n: number) => n.toFixed(2);
@@ -112,7 +136,10 @@ function deepseek(call: VendorCall): void {
   const model = String(body.model);
   if (body.stream !== true) {
     const message = reasoner ? { content: FAKE_VENDOR_TEXT, reasoning_content: FAKE_REASONING_WORDS.join(' ') } : { content: FAKE_VENDOR_TEXT };
-    return sendJson(res, 200, { ...completion(id, model, message, usage), system_fingerprint: 'fp_fake' });
+    // The documented answer with this call's message (DeepSeek sends no `refusal`) and usage.
+    const template = documented('deepseek.usage.cache');
+    const choice = (template.choices as Obj[])[0]!;
+    return sendJson(res, 200, { ...template, id, created: now(), model, system_fingerprint: 'fp_fake', choices: [{ ...choice, message: { role: 'assistant', ...message } }], usage });
   }
   startSse(res);
   res.write(': keep-alive\n\n');
@@ -126,7 +153,8 @@ function deepseek(call: VendorCall): void {
     res.write(frame(delta({ role: 'assistant', content: '' })));
     FAKE_VENDOR_WORDS.forEach((w, i) => res.write(frame(delta({ content: i === 0 ? w : ` ${w}` }))));
   }
-  res.write(frame({ ...delta({ content: '' }, 'stop'), usage }));
+  // As documented, a reasoner's closing delta carries `reasoning_content: null` too.
+  res.write(frame({ ...delta(reasoner ? { content: '', reasoning_content: null } : { content: '' }, 'stop'), usage }));
   res.end(frame('[DONE]'));
 }
 
