@@ -7,9 +7,11 @@ import { rootClient } from '../../test-support/api-client.js';
 import { addCaller, addChannel, balances, consumeLogs, type RelayHarness, type TestCaller } from '../../test-support/relay-fixtures.js';
 import { testDbKinds } from '../../test-support/test-db.js';
 import { startTestServer } from '../../test-support/test-server.js';
+import { expectedPerCallCharge } from '../../test-support/expected-charge.js';
 
 const MJ_MODELS = 'mj_imagine,mj_variation,mj_reroll,mj_blend,mj_upscale,mj_describe,mj_uploads,swap_face,mj_zoom,mj_shorten,mj_modal,mj_inpaint,mj_custom_zoom,mj_high_variation,mj_low_variation,mj_pan,mj_upload';
-const IMAGINE = 50_000; // $0.1 × 500 000
+/** mj_imagine's shipped fixed price ($0.1). */
+const IMAGINE = expectedPerCallCharge({ model: 'mj_imagine' });
 const UPSCALE = 25_000; // $0.05 × 500 000
 const PNG = 'data:image/png;base64,iVBORw0KGgo=';
 

@@ -6,9 +6,11 @@ import { rootClient } from '../../test-support/api-client.js';
 import { addCaller, addChannel, balances, consumeLogs, type RelayHarness, type TestCaller } from '../../test-support/relay-fixtures.js';
 import { testDbKinds } from '../../test-support/test-db.js';
 import { startTestServer } from '../../test-support/test-server.js';
+import { expectedPerCallCharge } from '../../test-support/expected-charge.js';
 
-const MUSIC = 50_000; // $0.1 × 500 000
-const LYRICS = 5_000; // $0.01 × 500 000
+/** The shipped fixed prices: suno_music $0.1, suno_lyrics $0.01. */
+const MUSIC = expectedPerCallCharge({ model: 'suno_music' });
+const LYRICS = expectedPerCallCharge({ model: 'suno_lyrics' });
 
 interface SunoJson {
   code: string;

@@ -1,6 +1,6 @@
 import { providerFixture } from '@modelgate/testkit';
 import { describe, expect, it } from 'vitest';
-import { adapterOf, builtRequest, callOf, classifiedFixture, fixtureBody, replayStream, sseOf } from '../../../test-support/adapter-replay.js';
+import { adapterOf, builtRequest, callOf, fixtureBody, replayStream, sseOf } from '../../../test-support/adapter-replay.js';
 import { testContext } from '../../../test-support/convert-fixtures.js';
 
 /** AIProxy's library ask bodies (fixtures/) through the adapter, for an OpenAI chat caller. */
