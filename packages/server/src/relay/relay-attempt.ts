@@ -91,7 +91,9 @@ async function build(run: Run, p: AttemptPlan): Promise<UpstreamRequest> {
 function failed(run: Run, ch: RuntimeChannel, f: UpstreamFailed): Attempt {
   if (f.stage === 'transport') run.req.log.warn({ err: f.cause, channel: ch.id }, 'upstream request failed');
   const e = f.error;
-  return failure(e.status, e.type, e.code, clientSafeMessage(e.message, f.upstreamStatus || e.status, ch.target.key, run.lang), e.retryable, e);
+  // The status the upstream refused with; an error inside a 200 (Baidu, Tencent) by the status its code names.
+  const refusedWith = f.upstreamStatus >= 400 ? f.upstreamStatus : e.status;
+  return failure(e.status, e.type, e.code, clientSafeMessage(e.message, refusedWith, ch.target.key, run.lang), e.retryable, e);
 }
 
 /** The adapter's stream transformer, its chunks completed to OpenAI's schema for a chat caller (`usage: null` before the usage chunk). */

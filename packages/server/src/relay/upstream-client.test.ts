@@ -172,7 +172,8 @@ describe('upstream client: async signing and the stale-credential retry (Baidu)'
     const got = await exchange(await built(baidu, call), options(baidu, call));
     fake.setFault(null);
     expect(modelCalls().slice(calls).map((r) => r.rejected?.code)).toEqual([110, 110]);
-    expect(got).toMatchObject({ ok: false, stage: 'error-reply', upstreamStatus: 200, error: { status: 500, type: 'baidu_error', code: '110', message: 'Access token invalid or no longer valid', staleCredentials: false } });
+    // The refusal came in a 200: Baidu's code table names its status (110: the access token, 401).
+    expect(got).toMatchObject({ ok: false, stage: 'error-reply', upstreamStatus: 200, error: { status: 401, type: 'baidu_error', code: '110', message: 'Access token invalid or no longer valid', staleCredentials: false } });
   });
 
   it('a refused token exchange fails at signing with the provider\'s words', async () => {

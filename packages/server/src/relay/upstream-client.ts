@@ -128,9 +128,9 @@ async function statusFailure(res: TransportReply, o: Pick<ExchangeOptions, 'adap
   return { ok: false, stage: 'status', error, upstreamStatus: res.statusCode, text };
 }
 
-/** A 200 that carries an error object: the adapter's reading decides status, retry and disabling (as a 500 unless it knows better). */
+/** A 200 that carries an error object: the adapter's reading of its code decides status, retry and disabling (a 500 when it names none). */
 function errorReply(adapter: Adapter, text: string, status: number): UpstreamFailed {
-  return { ok: false, stage: 'error-reply', error: adapter.classifyError(500, 500, text), upstreamStatus: status, text };
+  return { ok: false, stage: 'error-reply', error: adapter.classifyError(undefined, 500, text), upstreamStatus: status, text };
 }
 
 /** POSTs the signed request over the channel's pool, or through the adapter's own transport (a WebSocket upstream). */

@@ -105,7 +105,8 @@ export async function replayStream(adapter: Adapter, call: UpstreamCall, cx: Con
 export function classifiedFixture(adapter: Adapter, slug: string, name: string) {
   const fx = providerFixture(slug, name);
   const status = fx.status ?? 200;
-  return adapter.classifyError(status, status, JSON.stringify(fx.body));
+  // An error inside a 200 is read as the upstream client reads it (upstream-client.ts errorReply).
+  return status < 300 ? adapter.classifyError(undefined, 500, JSON.stringify(fx.body)) : adapter.classifyError(status, status, JSON.stringify(fx.body));
 }
 
 /** A fixture's body as an object (request or answer fixtures). */

@@ -184,8 +184,10 @@ export abstract class AdapterBase implements Adapter {
     return { models: data.map((m) => (isObj(m) ? String(m.id ?? '') : '')).filter(Boolean) };
   }
 
-  classifyError(status: number, upstreamStatus: number, body: string, headers?: ReplyHeaders): UpstreamError {
-    const parsed = { ...this.parseError(upstreamStatus, body, headers), status };
-    return { ...parsed, retryable: this.retryable(status), disablesChannel: this.disablesChannel(parsed) };
+  classifyError(status: number | undefined, upstreamStatus: number, body: string, headers?: ReplyHeaders): UpstreamError {
+    const read = this.parseError(upstreamStatus, body, headers);
+    // An error inside a 200 (Baidu, Tencent, …): the status the provider's code names, else a 500.
+    const parsed = { ...read, status: status ?? (read.status >= 400 && read.status < 600 ? read.status : 500) };
+    return { ...parsed, retryable: this.retryable(parsed.status), disablesChannel: this.disablesChannel(parsed) };
   }
 }

@@ -303,9 +303,11 @@ export interface Adapter {
   retryable(status: number): boolean;
   /**
    * Classifies an error reply. `status` is after the channel's status_code_mapping (what the
-   * client sees and retries judge); `upstreamStatus` is what the upstream sent.
+   * client sees and retries judge); `upstreamStatus` is what the upstream sent. `status` undefined:
+   * an error carried in a 2xx body, whose status is the one the provider's error code names
+   * (Baidu's and Tencent's code tables), else 500.
    */
-  classifyError(status: number, upstreamStatus: number, body: string, headers?: ReplyHeaders): UpstreamError;
+  classifyError(status: number | undefined, upstreamStatus: number, body: string, headers?: ReplyHeaders): UpstreamError;
   /** The GET that lists the upstream's models, one page at a time. */
   modelListRequest(ch: ChannelTarget, pageToken?: string): ModelListRequest;
   /** A model list reply → model ids, and the next page's token when there is one. */

@@ -79,7 +79,7 @@ class AliAdapter extends AdapterBase {
     return dashscopeFailed(json);
   }
 
-  override classifyError(status: number, upstreamStatus: number, body: string): UpstreamError {
+  override classifyError(status: number | undefined, upstreamStatus: number, body: string): UpstreamError {
     let json: Record<string, unknown> | undefined;
     try {
       json = JSON.parse(body) as Record<string, unknown>;

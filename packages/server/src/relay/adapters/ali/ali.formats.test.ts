@@ -88,7 +88,7 @@ describe('DashScope streams → OpenAI chunks', () => {
   it('each frame a delta; "null" is no finish; the last frame finishes with the cumulative usage', async () => {
     const run = await replay('chat.stream');
     expect(run.frames).toEqual([
-      { ...head, choices: [{ index: 0, delta: { role: 'assistant', content: '你好' }, finish_reason: null }] },
+      { ...head, choices: [{ index: 0, delta: { role: 'assistant', content: '你好' }, finish_reason: null }] , usage: null },
       { ...head, choices: [{ index: 0, delta: { content: '！' }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 3, total_tokens: 13 } },
       '[DONE]',
     ]);
@@ -100,8 +100,8 @@ describe('DashScope streams → OpenAI chunks', () => {
     const run = await replay('chat.stream.reasoning');
     const r2 = { ...head, id: 'chatcmpl-r2' };
     expect(run.frames).toEqual([
-      { ...r2, choices: [{ index: 0, delta: { role: 'assistant', content: '', reasoning_content: '先想一想' }, finish_reason: null }] },
-      { ...r2, choices: [{ index: 0, delta: { content: '答案是2' }, finish_reason: null }] },
+      { ...r2, choices: [{ index: 0, delta: { role: 'assistant', content: '', reasoning_content: '先想一想' }, finish_reason: null }] , usage: null },
+      { ...r2, choices: [{ index: 0, delta: { content: '答案是2' }, finish_reason: null }] , usage: null },
       { ...r2, choices: [{ index: 0, delta: { content: '。' }, finish_reason: 'stop' }], usage: { prompt_tokens: 20, completion_tokens: 9, total_tokens: 29, completion_tokens_details: { reasoning_tokens: 4 } } },
       '[DONE]',
     ]);

@@ -104,7 +104,7 @@ class BaiduAdapter extends AdapterBase {
     return true;
   }
 
-  override classifyError(status: number, upstreamStatus: number, body: string): UpstreamError {
+  override classifyError(status: number | undefined, upstreamStatus: number, body: string): UpstreamError {
     const err = super.classifyError(status, upstreamStatus, body);
     return BAIDU_TOKEN_CODES.has(Number(err.code)) ? { ...err, staleCredentials: true } : err;
   }

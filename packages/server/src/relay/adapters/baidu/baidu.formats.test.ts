@@ -64,7 +64,7 @@ describe('ERNIE answers → OpenAI', () => {
     const run = await replayStream(adapter, callOf(adapter, { model: 'ERNIE-3.5-8K', stream: true, ch }), cx, sseOf(providerFixture('baidu', 'chat.stream')));
     const base = { id: 'as-x1', object: 'chat.completion.chunk', model: 'ERNIE-3.5-8K' };
     expect(run.frames).toEqual([
-      { ...base, created: 1700000000, choices: [{ index: 0, delta: { role: 'assistant', content: '你好' }, finish_reason: null }] },
+      { ...base, created: 1700000000, choices: [{ index: 0, delta: { role: 'assistant', content: '你好' }, finish_reason: null }], usage: null },
       { ...base, created: 1700000001, choices: [{ index: 0, delta: { content: '！' }, finish_reason: 'stop' }], usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 } },
       '[DONE]',
     ]);

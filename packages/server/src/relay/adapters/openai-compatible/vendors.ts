@@ -69,7 +69,7 @@ export class MiniMaxAdapter extends CompatibleAdapter {
     return !!minimaxFailure(json) || super.isErrorReply(call, json);
   }
 
-  override classifyError(status: number, upstreamStatus: number, body: string): UpstreamError {
+  override classifyError(status: number | undefined, upstreamStatus: number, body: string): UpstreamError {
     const json = parseObject(body);
     const failed = json && minimaxFailure(json);
     if (!failed) return super.classifyError(status, upstreamStatus, body);

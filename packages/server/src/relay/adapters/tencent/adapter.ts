@@ -1,7 +1,7 @@
 import { ChannelType, channelTypeInfo } from '@modelgate/shared';
 import { specOf } from '../../formats/registry.js';
 import { sseEvents } from '../../formats/sse.js';
-import { hunyuanChunks, hunyuanError, hunyuanFailed, hunyuanRequest, hunyuanResponse } from './formats/hunyuan/index.js';
+import { hunyuanChunks, hunyuanError, hunyuanFailed, hunyuanRequest, hunyuanResponse, SIGNATURE_EXPIRED } from './formats/hunyuan/index.js';
 import type { ConvertContext, UpstreamEvent, WireError, WireFormat } from '../../formats/types.js';
 import { AdapterBase } from '../base.js';
 import { parseOpenAIError, trimBase } from '../openai-base.js';
@@ -70,9 +70,10 @@ class TencentAdapter extends AdapterBase {
     return parseOpenAIError(status, body);
   }
 
-  /** Refused credentials and an exhausted account (judged by code: these errors arrive as HTTP 200). */
+  /** Refused credentials and an exhausted account (judged by code: these errors arrive as HTTP 200); an expired signature is our clock's, not the key's. */
   protected override disablesChannel(err: WireError): boolean {
     const code = err.code ?? '';
+    if (code === SIGNATURE_EXPIRED) return false;
     return code.startsWith('AuthFailure') || code.startsWith('ResourceInsufficient') || super.disablesChannel(err);
   }
 

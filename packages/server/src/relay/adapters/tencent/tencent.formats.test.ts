@@ -37,8 +37,8 @@ describe('Hunyuan answers → OpenAI', () => {
     const run = await replayStream(adapter, callOf(adapter, { model: 'hunyuan-lite', stream: true, ch }), cx, sseOf(providerFixture('tencent', 'chat.stream')));
     const head = { id: '148b0a0b-a1e4-4e7f-9b2e-7c8d9e0f1a2b', object: 'chat.completion.chunk', created: 1700549760, model: 'hunyuan-lite' };
     expect(run.frames).toEqual([
-      { ...head, choices: [{ index: 0, delta: { role: 'assistant', content: '1' }, finish_reason: null }] },
-      { ...head, choices: [{ index: 0, delta: { content: '+1=2' }, finish_reason: null }] },
+      { ...head, choices: [{ index: 0, delta: { role: 'assistant', content: '1' }, finish_reason: null }] , usage: null },
+      { ...head, choices: [{ index: 0, delta: { content: '+1=2' }, finish_reason: null }] , usage: null },
       { ...head, choices: [{ index: 0, delta: { content: '' }, finish_reason: 'stop' }], usage: { prompt_tokens: 4, completion_tokens: 5, total_tokens: 9 } },
       '[DONE]',
     ]);
@@ -48,8 +48,8 @@ describe('Hunyuan answers → OpenAI', () => {
 });
 
 describe('Hunyuan errors (HTTP 200 Response.Error)', () => {
-  /** A 200 answer that isErrorReply flags is classified as the upstream client does it (upstream-client.ts errorReply: 500). */
-  const errorReply = (name: string) => adapter.classifyError(500, 500, JSON.stringify(fixtureBody('tencent', name)));
+  /** A 200 answer that isErrorReply flags is classified as the upstream client does it (upstream-client.ts errorReply: the code's status). */
+  const errorReply = (name: string) => adapter.classifyError(undefined, 500, JSON.stringify(fixtureBody('tencent', name)));
 
   it('are recognised in a 200 answer', () => {
     const call = callOf(adapter, { model: 'hunyuan-lite', ch });
@@ -57,11 +57,12 @@ describe('Hunyuan errors (HTTP 200 Response.Error)', () => {
     expect(adapter.isErrorReply!(call, fixtureBody('tencent', 'chat.response'))).toBe(false);
   });
 
-  it('keep the string Code and the RequestId; AuthFailure.* and ResourceInsufficient.* switch the channel off', () => {
-    expect(errorReply('error.invalid-parameter')).toEqual({ status: 500, type: 'tencent_error', code: 'InvalidParameter', param: '5d9c4a1e-3b2f-4c8d-9e7a-6f1b0c2d3e4a', message: 'Temperature must be 2 or less', retryable: true, disablesChannel: false });
-    expect(errorReply('error.rate-limit')).toMatchObject({ code: 'LimitExceeded', message: '超过配额限制', disablesChannel: false });
-    expect(errorReply('error.signature')).toMatchObject({ code: 'AuthFailure.SignatureFailure', disablesChannel: true });
-    expect(errorReply('error.signature-expired')).toMatchObject({ code: 'AuthFailure.SignatureExpire', disablesChannel: true });
-    expect(errorReply('error.arrears')).toMatchObject({ code: 'ResourceInsufficient.ChargeResourceExhaust', message: '计费资源已耗尽', disablesChannel: true });
+  it('keep the string Code and the RequestId; the Code names the status; AuthFailure.* (but an expired signature) and ResourceInsufficient.* switch the channel off', () => {
+    expect(errorReply('error.invalid-parameter')).toEqual({ status: 400, type: 'tencent_error', code: 'InvalidParameter', param: '5d9c4a1e-3b2f-4c8d-9e7a-6f1b0c2d3e4a', message: 'Temperature must be 2 or less', retryable: false, disablesChannel: false });
+    expect(errorReply('error.rate-limit')).toMatchObject({ status: 429, code: 'LimitExceeded', message: '超过配额限制', retryable: true, disablesChannel: false });
+    expect(errorReply('error.signature')).toMatchObject({ status: 401, code: 'AuthFailure.SignatureFailure', disablesChannel: true });
+    // The request's own timestamp was too old (our clock): retried elsewhere, the channel kept, not the caller's fault.
+    expect(errorReply('error.signature-expired')).toMatchObject({ status: 500, code: 'AuthFailure.SignatureExpire', retryable: true, disablesChannel: false });
+    expect(errorReply('error.arrears')).toMatchObject({ status: 403, code: 'ResourceInsufficient.ChargeResourceExhaust', message: '计费资源已耗尽', disablesChannel: true });
   });
 });

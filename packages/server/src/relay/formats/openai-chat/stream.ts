@@ -95,6 +95,9 @@ export function openAIStreamEnd(object: OpenAIObject, meta: ChunkMeta, cx: Conve
   return `data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`;
 }
 
+/** Writers whose chunks already follow OpenAI's chunk schema: withChunkUsageNull leaves them as they are. */
+const completesChunks = new WeakSet<StreamWriter>();
+
 /**
  * OpenAI upstream, OpenAI caller: every chunk is forwarded as it came. `[DONE]` is held back until
  * the bill is settled; a usage-only chunk the caller did not ask for (ModelGate asked for it) is
@@ -102,7 +105,7 @@ export function openAIStreamEnd(object: OpenAIObject, meta: ChunkMeta, cx: Conve
  */
 export function openAIPassthrough(object: OpenAIObject, cx: ConvertContext): StreamWriter {
   const meta: ChunkMeta = { id: '', model: '', created: 0 };
-  return {
+  const writer: StreamWriter = {
     write(ev, facts) {
       const json = facts.json;
       if (!json || facts.error) return ev.data === '[DONE]' || facts.error ? '' : `data: ${ev.data}\n\n`;
@@ -110,11 +113,16 @@ export function openAIPassthrough(object: OpenAIObject, cx: ConvertContext): Str
       if (typeof json.model === 'string' && json.model) meta.model = json.model;
       if (typeof json.created === 'number') meta.created = json.created;
       if (Array.isArray(json.choices) && json.choices.length === 0 && json.usage && !cx.clientWantsUsage) return '';
-      return ev.event ? `event: ${ev.event}\ndata: ${ev.data}\n\n` : `data: ${ev.data}\n\n`;
+      // OpenAI's chunk schema (see withChunkUsageNull): a vendor's chunk without `usage` gets `usage: null`;
+      // the upstream's own bytes go out unchanged whenever it already complies (OpenAI itself).
+      const data = cx.clientWantsUsage && object === 'chat.completion.chunk' && !('usage' in json) ? JSON.stringify({ ...json, usage: null }) : ev.data;
+      return ev.event ? `event: ${ev.event}\ndata: ${data}\n\n` : `data: ${data}\n\n`;
     },
     end: (e) => openAIStreamEnd(object, meta, cx, e),
     fail: openAIErrorFrame,
   };
+  completesChunks.add(writer);
+  return writer;
 }
 
 /**
@@ -123,7 +131,8 @@ export function openAIPassthrough(object: OpenAIObject, cx: ConvertContext): Str
  * key; this adds it, once, where the chunks leave for an OpenAI chat caller (relay-attempt.ts).
  */
 export function withChunkUsageNull(writer: StreamWriter, cx: ConvertContext): StreamWriter {
-  if (!cx.clientWantsUsage) return writer;
+  // The pass-through writer completes its chunks from the event it already parsed: no second parse on the hot path.
+  if (!cx.clientWantsUsage || completesChunks.has(writer)) return writer;
   const patch = (text: string): string => {
     if (!text.includes('chat.completion.chunk')) return text;
     return framesToEvents(text)

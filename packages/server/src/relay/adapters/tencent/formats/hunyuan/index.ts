@@ -64,7 +64,12 @@ export function hunyuanFailed(json: Record<string, unknown>): boolean {
 }
 
 /** The status a Hunyuan error code stands for. */
+/** The one AuthFailure that is not the key's: the request's own timestamp was too old. */
+export const SIGNATURE_EXPIRED = 'AuthFailure.SignatureExpire';
+
 function statusOf(code: string): number {
+  // Our signing clock is off (TC3 timestamps expire after 5 minutes): no fault of the caller's key or the channel's.
+  if (code === SIGNATURE_EXPIRED) return 500;
   if (code.startsWith('AuthFailure')) return 401;
   if (code.startsWith('LimitExceeded') || code.startsWith('RequestLimitExceeded')) return 429;
   if (code.startsWith('InvalidParameter') || code.startsWith('MissingParameter') || code.startsWith('UnknownParameter')) return 400;
