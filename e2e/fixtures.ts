@@ -81,6 +81,21 @@ export async function login(page: Page, lang: Lang, username: string, password: 
   await expect(page).toHaveURL(/\/token$/);
 }
 
+/**
+ * Signs out from the header's user menu and waits for the login page. The menu item's click is
+ * checked by the logout request it sends: a click that reached the menu while it was still opening
+ * (seen once on a loaded CI machine: no request, the page stayed put) is made again, as a user would.
+ */
+export async function signOut(page: Page, lang: Lang): Promise<void> {
+  await expect(async () => {
+    const sent = page.waitForRequest((r) => r.url().includes('/api/user/logout'), { timeout: 5_000 });
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: tr(lang, 'auth.logout') }).click({ timeout: 5_000 });
+    await sent;
+  }).toPass({ timeout: 30_000 });
+  await expect(page).toHaveURL(/\/login$/, { timeout: 20_000 });
+}
+
 export async function loginAsRoot(page: Page, lang: Lang): Promise<void> {
   await login(page, lang, 'root', '123456');
   // The default-password warning must appear for root/123456; dismiss it.

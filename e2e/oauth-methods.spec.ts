@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { startFakeOAuth, startFakeWeChatServer, type FakeOAuth, type FakeWeChatServer } from '@modelgate/testkit';
-import { expect, test, tr, useLanguage, type Lang } from './fixtures';
+import { expect, signOut, test, tr, useLanguage, type Lang } from './fixtures';
 import { CLIENT, identity, setOptions } from './oauth-support';
 
 /**
@@ -55,12 +55,6 @@ async function signInWith(page: Page, lang: Lang, method: Method): Promise<strin
   const menu = page.getByTestId('user-menu');
   await expect(menu).toContainText(new RegExp(`${method}_\\d+`));
   return (await menu.innerText()).trim();
-}
-
-async function signOut(page: Page, lang: Lang): Promise<void> {
-  await page.getByTestId('user-menu').click();
-  await page.getByRole('menuitem', { name: tr(lang, 'auth.logout') }).click();
-  await expect(page).toHaveURL(/\/login$/);
 }
 
 for (const lang of ['zh', 'en'] as Lang[]) {

@@ -1,6 +1,6 @@
 import { request, type Page } from '@playwright/test';
 import { startFakeOAuth, telegramLoginPayload, type FakeIdentity, type FakeOAuth } from '@modelgate/testkit';
-import { expect, login, test, tr, uniqueName, useLanguage, type Lang } from './fixtures';
+import { expect, login, signOut, test, tr, uniqueName, useLanguage, type Lang } from './fixtures';
 import { BOT_TOKEN, BOT_NAME, CLIENT, identity, SERVER, setOptions, signInWithGitHub, stubTelegramScript, widgetCallback } from './oauth-support';
 
 /**
@@ -71,9 +71,7 @@ for (const lang of ['zh', 'en'] as Lang[]) {
     // The account card shows the display name GitHub gave.
     await expect(page.getByTestId('account-username')).toHaveText(who.name!);
 
-    await page.getByTestId('user-menu').click();
-    await page.getByRole('menuitem', { name: tr(lang, 'auth.logout') }).click();
-    await expect(page).toHaveURL(/\/login$/);
+    await signOut(page, lang);
     await expect(page.getByTestId('user-menu')).toHaveCount(0);
 
     expect(await signInWithGitHub(page, lang)).toBe(first);

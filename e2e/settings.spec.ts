@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import OpenAI from 'openai';
-import { consoleApi, expect, FAKE_UPSTREAM, login, loginAsRoot, register, test, tr, uniqueName, useLanguage, type Lang } from './fixtures';
+import { consoleApi, expect, FAKE_UPSTREAM, login, loginAsRoot, register, signOut, test, tr, uniqueName, useLanguage, type Lang } from './fixtures';
 
 test('personal settings: invite link, access token, password change and account deletion', async ({ page, baseURL }) => {
   // Register, sign in, four cards and a deletion: slower than the default budget on a busy 2-core machine.
@@ -37,9 +37,7 @@ test('personal settings: invite link, access token, password change and account 
   await expect(page.getByText(tr(lang, 'setting:password.changed'))).toBeVisible();
 
   // Log out from the user menu and back in with the new password.
-  await page.getByTestId('user-menu').click();
-  await page.getByRole('menuitem', { name: tr(lang, 'auth.logout') }).click();
-  await expect(page).toHaveURL(/\/login$/);
+  await signOut(page, lang);
   await login(page, lang, username, 'newpassword1');
 
   await page.goto('/setting');
