@@ -3,7 +3,7 @@
 // English label, what it does (the console's own hint) and its default (the typed option registry).
 // The hints are the ones the console shows, so the doc and the screen cannot disagree.
 // `node scripts/settings-doc.mjs --check` exits 1 when docs/settings.md is out of date (a test runs it).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -111,6 +111,9 @@ function render() {
     out.push(`## ${en.tabs[tab]}`, '', TAB_INTRO[tab] ?? '', '');
     for (const file of sections) out.push(...sectionDoc(file));
   }
+  // Written by hand: where ModelGate chose differently from the spec or the reference, and why.
+  const notes = join(root, 'docs/settings-choices.md');
+  if (existsSync(notes)) out.push('', readFileSync(notes, 'utf8').trim(), '');
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
 

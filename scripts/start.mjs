@@ -6,14 +6,30 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const run = (cmd, args) => {
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+/**
+ * A build step with one line of output: the compiler's and bundler's own (≈ 170 lines on a first
+ * start) are shown only when the step fails. START_VERBOSE=1 shows them always.
+ */
+const run = (label, cmd, args) => {
+  const verbose = process.env.START_VERBOSE === '1';
+  const t = Date.now();
+  if (!verbose) process.stdout.write(`building ${label}… `);
+  const r = spawnSync(cmd, args, { cwd: root, stdio: verbose ? 'inherit' : 'pipe', shell: process.platform === 'win32', maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0) {
+    if (!verbose) {
+      process.stdout.write('failed\n');
+      process.stdout.write(r.stdout ?? '');
+      process.stderr.write(r.stderr ?? '');
+    }
+    console.error(`npm start: building ${label} failed (exit ${r.status ?? r.signal}); fix the error above and start again.`);
+    process.exit(r.status ?? 1);
+  }
+  if (!verbose) process.stdout.write(`done in ${((Date.now() - t) / 1000).toFixed(0)} s\n`);
 };
 
 // START_SKIP_BUILD=1: run what is built (a container image, a test), without checking sources.
 const build = process.env.START_SKIP_BUILD !== '1';
-if (build) run('npx', ['tsc', '-b', 'packages/shared', 'packages/testkit', 'packages/server']);
+if (build) run('the server', 'npx', ['tsc', '-b', 'packages/shared', 'packages/testkit', 'packages/server']);
 
 function newestMtime(dir) {
   let newest = 0;
@@ -30,7 +46,7 @@ const webIndex = path.join(webDir, 'dist/index.html');
 if (build && fs.existsSync(path.join(webDir, 'index.html'))) {
   const built = fs.existsSync(webIndex) ? fs.statSync(webIndex).mtimeMs : 0;
   if (built < Math.max(newestMtime(path.join(webDir, 'src')), fs.statSync(path.join(webDir, 'index.html')).mtimeMs)) {
-    run('npm', ['run', 'build', '-w', '@modelgate/web']);
+    run('the console', 'npm', ['run', 'build', '-w', '@modelgate/web']);
   }
 }
 

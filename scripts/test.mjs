@@ -22,7 +22,42 @@ const timed = (name, fn) => {
 /** A test suite: its failure is remembered, and the next suite still runs. */
 const suite = (name, cmd, args, env = {}) => timed(name, () => spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status === 0);
 
-const hasE2e = fs.existsSync(path.join(root, 'e2e/playwright.config.ts'));
+const USAGE = `npm test [-- options] [vitest filters…]
+
+Builds, then runs the suites in order (each runs even when an earlier one failed):
+  vitest   unit and API tests of shared, testkit, web and server      ≈ 18 min on CI's 2 cores
+           (PostgreSQL / MySQL / Redis suites when TEST_PG_URL / TEST_MYSQL_URL / TEST_REDIS_URL are set)
+  e2e      the console in Debian's Chromium (Playwright)                ≈ 12 min
+  agents   real Claude Code and Codex CLI sessions through ModelGate    ≈ 1 min
+
+Options:
+  --suite=<names>   only these suites, comma-separated (vitest,e2e,agents)
+  --help            this text
+Anything else is passed to vitest as filters (file paths or name parts, -t "<test name>"), and
+then only vitest runs unless --suite says otherwise:
+  npm test -- packages/server/src/ledger          the ledger's tests
+  npm test -- --suite=e2e                         the browser tests alone
+
+Quicker subsets: npm run test:fast (≈ 2 min: shared, testkit and server tests that boot no server),
+npm run test:e2e, npm run test:agents.`;
+
+const SUITES = ['vitest', 'e2e', 'agents'];
+const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const suiteArg = args.find((a) => a.startsWith('--suite='));
+const vitestArgs = args.filter((a) => a !== suiteArg);
+const chosen = suiteArg ? suiteArg.slice('--suite='.length).split(',').map((s) => s.trim()).filter(Boolean) : vitestArgs.length ? ['vitest'] : SUITES;
+const unknown = chosen.filter((s) => !SUITES.includes(s));
+if (unknown.length || !chosen.length) {
+  console.error(`npm test: unknown suite ${unknown.join(', ') || '(none)'}; expected some of ${SUITES.join(', ')}\n\n${USAGE}`);
+  process.exit(2);
+}
+const wants = (name) => chosen.includes(name);
+
+const hasE2e = wants('e2e') && fs.existsSync(path.join(root, 'e2e/playwright.config.ts'));
 if (hasE2e && !fs.existsSync('/usr/bin/chromium')) {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!isRoot) {
@@ -43,18 +78,19 @@ const agentsJson = path.join(out, 'agents.json');
 for (const f of [vitestJson, e2eJson, agentsJson]) fs.rmSync(f, { force: true });
 timed('build', () => run('npm', ['run', 'build']));
 // Every suite runs even when an earlier one fails; the exit code and the closing line say so.
-let ok = suite('vitest', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
+let ok = true;
+if (wants('vitest')) ok = suite('vitest', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`, ...vitestArgs]);
 if (hasE2e) {
   ok = suite('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson }) && ok;
 }
 // The agents tier: real Claude Code and Codex CLI against ModelGate (scripts/test-agents.mjs prints its duration).
-ok = suite('agents', 'node', ['scripts/test-agents.mjs', '--json', agentsJson]) && ok;
+if (wants('agents')) ok = suite('agents', 'node', ['scripts/test-agents.mjs', '--json', agentsJson]) && ok;
 
 // One closing line over every runner, in the plain form CI reads.
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-for (const json of [vitestJson, agentsJson]) {
+for (const json of [wants('vitest') && vitestJson, wants('agents') && agentsJson].filter(Boolean)) {
   if (fs.existsSync(json)) {
     const v = JSON.parse(fs.readFileSync(json, 'utf8'));
     passed += v.numPassedTests;

@@ -1,6 +1,8 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { createContext } from './create-context.js';
+import { generatedSessionSecret } from './crypto/key-ring.js';
+import { defaultRootPasswordWarning, rootsWithDefaultPassword } from './modules/users/root-password.js';
 import { sealSecretsAtBoot } from './crypto/reseal.js';
 import { openDb } from './db/client.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -22,7 +24,12 @@ async function main(): Promise<void> {
   }
   const log = createLogger(config.logLevel, { node: config.nodeId });
   if (config.sessionSecretGenerated) {
-    log.warn('SESSION_SECRET is not set: using a random secret. Sessions will not survive a restart or be shared between nodes.');
+    const generated = generatedSessionSecret(config);
+    config = { ...config, sessionSecret: generated.secret };
+    log.warn(
+      `SESSION_SECRET is not set: sessions are signed with the generated secret in ${generated.file}${generated.created ? ' (just created)' : ''}. ` +
+        'Keep that file with the data; set SESSION_SECRET (the same on every node) to run several nodes.',
+    );
   }
   const db = await openDb(config, { log });
   const redis = config.redisConnString ? await connectRedis(config.redisConnString, { log }) : null;
@@ -78,10 +85,22 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EADDRINUSE' && code !== 'EACCES' && code !== 'EADDRNOTAVAIL') throw err;
+    // A newcomer's commonest start-up failure: name the setting to change instead of a stack trace.
+    const why = code === 'EADDRINUSE' ? 'is already in use by another process' : code === 'EACCES' ? 'needs privileges this user lacks' : 'is not an address of this machine';
+    log.fatal(`cannot listen on ${config.host}:${config.port}: the ${code === 'EADDRNOTAVAIL' ? 'address' : 'port'} ${why} (${code}). Stop the other process or choose another port with PORT=<port> (and the address with HOST=<address>).`);
+    log.flush(() => process.exit(1));
+    return;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   log.info({ port, database: db.kind, redis: Boolean(redis) }, `listening on http://localhost:${port} (node ${config.nodeId}, database: ${db.kind}${redis ? ', redis' : ''})`);
+  const weakRoot = defaultRootPasswordWarning(await rootsWithDefaultPassword(db).catch(() => []), config.host, port);
+  if (weakRoot) log.warn(weakRoot);
 }
 
 main().catch((err: unknown) => {

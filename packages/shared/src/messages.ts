@@ -255,3 +255,13 @@ export function langFromHeader(header: string | undefined): Lang {
   const first = header.split(',')[0]!.trim().toLowerCase();
   return first.startsWith('en') ? 'en' : 'zh';
 }
+
+/**
+ * The language of an answer on the relay surfaces (`/v1`, `/v1beta`, `/mj`, `/suno`, …): SDKs and
+ * agent clients seldom send Accept-Language, and their users read English; Chinese when the caller
+ * prefers it. The console keeps `langFromHeader` (it always sends the language the user picked).
+ */
+export function relayLangFromHeader(header: string | undefined): Lang {
+  if (!header) return 'en';
+  return header.split(',')[0]!.trim().toLowerCase().startsWith('zh') ? 'zh' : 'en';
+}

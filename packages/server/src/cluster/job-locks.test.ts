@@ -121,6 +121,6 @@ describe.each(testBackends())('job locks on $name', (backend) => {
     const failure = lines.find((l) => l.level === 'error');
     expect(failure?.obj).toMatchObject({ job, node: 'node-x' });
     expect((failure?.obj.err as Error).message).toBe('upstream down');
-    expect(lines.some((l) => l.level === 'info' && l.obj.job === job)).toBe(true);
+    expect(lines.some((l) => l.level === 'debug' && l.obj.job === job && l.msg === `job ${job} finished`)).toBe(true);
   });
 });

@@ -35,6 +35,16 @@ function ensureSecretFile(file: string): { secret: string; created: boolean } {
 }
 
 /**
+ * The session-signing secret when SESSION_SECRET is not set: generated once into
+ * `<data dir>/session-secret` and read back on every start, so a restart (or a second process on
+ * the same data folder) keeps everyone signed in.
+ */
+export function generatedSessionSecret(config: Pick<Config, 'sqlitePath'>): { secret: string; file: string; created: boolean } {
+  const file = path.join(path.dirname(config.sqlitePath), 'session-secret');
+  return { ...ensureSecretFile(file), file };
+}
+
+/**
  * The key ring of this process. Current: CRYPTO_SECRET, else SESSION_SECRET, else a secret
  * generated once into `<data dir>/crypto-secret`. Older keys that still open values:
  * CRYPTO_SECRET_OLD, SESSION_SECRET when CRYPTO_SECRET replaced it as the current one (values

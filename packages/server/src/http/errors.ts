@@ -1,4 +1,4 @@
-import { langFromHeader, SERVER_MESSAGES, serverMessage, type ServerMessageCode } from '@modelgate/shared';
+import { langFromHeader, relayLangFromHeader, SERVER_MESSAGES, serverMessage, type Lang, type ServerMessageCode } from '@modelgate/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 
@@ -18,8 +18,14 @@ export class AppError extends Error {
   }
 }
 
+/** The answer's language: the console's (`/api`, Chinese unless asked otherwise) or the relay's (English unless asked for Chinese). */
+export function requestLang(req: Pick<FastifyRequest, 'url' | 'headers'>): Lang {
+  const header = req.headers['accept-language'];
+  return req.url.startsWith('/api/') || req.url === '/api' ? langFromHeader(header) : relayLangFromHeader(header);
+}
+
 export function localise(err: AppError, req: FastifyRequest): string {
-  let base = serverMessage(err.code, langFromHeader(req.headers['accept-language']));
+  let base = serverMessage(err.code, requestLang(req));
   if (err.vars) base = base.replace(/\{(\w+)\}/g, (m, name: string) => (err.vars && Object.hasOwn(err.vars, name) ? String(err.vars[name]) : m));
   return err.detail ? `${base}: ${err.detail}` : base;
 }

@@ -1,4 +1,4 @@
-import { langFromHeader, serverMessage } from '@modelgate/shared';
+import { relayLangFromHeader, serverMessage } from '@modelgate/shared';
 
 /**
  * JSON nesting and array limits, checked on the raw bytes before `JSON.parse` (issue 22 item 5):
@@ -74,6 +74,6 @@ export function jsonShapeProblem(text: Uint8Array, limits: JsonShapeLimits): Jso
 
 /** The localised message of a problem, for the routes that word their own errors (task relays). */
 export function jsonShapeMessage(req: { headers: Record<string, unknown> }, problem: JsonShapeProblem): string {
-  const lang = langFromHeader(req.headers['accept-language'] as string | undefined);
+  const lang = relayLangFromHeader(req.headers['accept-language'] as string | undefined);
   return `${serverMessage(problem.kind === 'depth' ? 'JSON_TOO_DEEP' : 'JSON_ARRAY_TOO_LONG', lang)}: ${problem.limit}`;
 }

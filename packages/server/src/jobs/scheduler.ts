@@ -2,6 +2,7 @@ import type { JobLocks } from '../cluster/job-locks.js';
 
 /** The subset of pino's logger (Fastify's `app.log`) the scheduler writes to. */
 export interface JobLogger {
+  debug(obj: object, msg: string): void;
   info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
@@ -117,7 +118,8 @@ export class Scheduler {
     try {
       const r = await this.runExclusive(name, ttlMs, fn, { keep: true });
       if (r.ran) {
-        this.log.info({ job: name, node: this.nodeId, ms: Date.now() - started }, `job ${name} finished`);
+        // Routine (hundreds of lines an hour at info); a job that changed something says so itself, failures are errors.
+        this.log.debug({ job: name, node: this.nodeId, ms: Date.now() - started }, `job ${name} finished`);
         this.observer?.jobRan(name, true, Date.now() - started);
       }
     } catch (err) {

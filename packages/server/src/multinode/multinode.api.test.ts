@@ -138,8 +138,8 @@ describe.skipIf(!kinds.length).each(cases)('two nodes on %s + Redis', (kind) => 
 describe.skipIf(!kinds.length).each(cases)('background jobs on two masters on %s + Redis', (kind) => {
   let cluster: TestCluster;
   let fake: FakeOpenAI;
-  // 0.03 minutes = 1.8 s between channel test runs.
-  const env = { SYNC_FREQUENCY, CHANNEL_TEST_FREQUENCY: '0.03' };
+  // 0.03 minutes = 1.8 s between channel test runs; a finished run is logged at debug.
+  const env = { SYNC_FREQUENCY, CHANNEL_TEST_FREQUENCY: '0.03', LOG_LEVEL: 'debug' };
   const runs = (node: NodeProcess) => node.output().split('\n').filter((l) => l.includes('job channel-test-all finished')).length;
 
   beforeAll(async () => {

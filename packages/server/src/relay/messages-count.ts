@@ -1,4 +1,4 @@
-import { langFromHeader } from '@modelgate/shared';
+import { relayLangFromHeader } from '@modelgate/shared';
 import type { FastifyRequest } from 'fastify';
 import { countChatPrompt } from './billing/token-counter.js';
 import { messagesPromptAsChat } from './adapters/anthropic/formats/anthropic-messages/count.js';
@@ -13,7 +13,7 @@ import { assertModelAllowed, type RelayAuth } from './token-auth.js';
  * reserved, charged or logged.
  */
 export async function countMessagesTokens(req: FastifyRequest, auth: RelayAuth): Promise<{ input_tokens: number }> {
-  const lang = langFromHeader(req.headers['accept-language']);
+  const lang = relayLangFromHeader(req.headers['accept-language']);
   const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
   assertRelayJsonShape(raw, lang);
   let body: unknown;

@@ -1,4 +1,4 @@
-import { langFromHeader, TokenStatus } from '@modelgate/shared';
+import { relayLangFromHeader, TokenStatus } from '@modelgate/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { requireUser } from '../http/auth.js';
@@ -85,7 +85,7 @@ export async function playgroundRoutes(app: FastifyInstance, ctx: Deps): Promise
 }
 
 async function playground(ctx: Deps, req: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const lang = langFromHeader(req.headers['accept-language']);
+  const lang = relayLangFromHeader(req.headers['accept-language']);
   try {
     const user = await ctx.relay.auth.user(req.authUser!.id);
     if (!user) throw new AppError('NOT_LOGGED_IN', 401);

@@ -1,4 +1,4 @@
-import { langFromHeader, type Lang } from '@modelgate/shared';
+import { relayLangFromHeader, type Lang } from '@modelgate/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RelayContext } from './relay-context.js';
 import { localError, RelayError } from './relay-error.js';
@@ -58,7 +58,7 @@ export function installRelayGate(scope: FastifyInstance, ctx: RelayContext): voi
   const windowMs = limit.windowSec * 1000;
   scope.addHook('onRequest', async (req, reply) => {
     if (req.method === 'OPTIONS') return;
-    const lang = langFromHeader(req.headers['accept-language']);
+    const lang = relayLangFromHeader(req.headers['accept-language']);
     try {
       const auth = await authenticateToken(ctx, req, lang);
       // Read at request time: main.ts swaps in the Redis store after the context is built.

@@ -1,4 +1,4 @@
-import { langFromHeader } from '@modelgate/shared';
+import { relayLangFromHeader } from '@modelgate/shared';
 import type { ApiRouteKey } from '@modelgate/shared/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RelayContext } from './relay-context.js';
@@ -21,7 +21,7 @@ const EMBEDDING_METHODS = ['embedContent', 'batchEmbedContents'];
 
 async function withToken(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, fn: (auth: RelayAuth) => Promise<unknown>): Promise<unknown> {
   try {
-    return await fn(await requestAuth(ctx, req, langFromHeader(req.headers['accept-language'])));
+    return await fn(await requestAuth(ctx, req, relayLangFromHeader(req.headers['accept-language'])));
   } catch (err) {
     if (!(err instanceof RelayError)) throw err;
     return reply.code(err.status).send(errorJson(routeFormat(req), err));
@@ -38,7 +38,7 @@ const geminiModel = (id: string) => ({ name: `models/${id}`, displayName: id, su
 
 /** `:countTokens`: the prompt counted locally, as a reservation sizes it (nothing reaches an upstream or is charged). */
 async function countTokens(req: FastifyRequest, auth: RelayAuth, model: string): Promise<{ totalTokens: number }> {
-  const lang = langFromHeader(req.headers['accept-language']);
+  const lang = relayLangFromHeader(req.headers['accept-language']);
   const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
   assertRelayJsonShape(raw, lang);
   let body: unknown;
@@ -74,7 +74,7 @@ export function nativeRelayRoutes(scope: FastifyInstance, ctx: RelayContext): vo
       const at = action.lastIndexOf(':');
       const model = at > 0 ? action.slice(0, at).replace(/^models\//, '') : '';
       const method = at > 0 ? action.slice(at + 1) : '';
-      const lang = langFromHeader(req.headers['accept-language']);
+      const lang = relayLangFromHeader(req.headers['accept-language']);
       if (method === 'generateContent' || method === 'streamGenerateContent') {
         const stream = method === 'streamGenerateContent';
         const alt = (req.query as { alt?: unknown }).alt;
@@ -97,7 +97,7 @@ export function nativeRelayRoutes(scope: FastifyInstance, ctx: RelayContext): vo
     withToken(ctx, req, reply, async (auth) => {
       const id = (req.params as { model: string }).model.replace(/^models\//, '');
       if ((await availableModels(ctx, auth)).includes(id)) return geminiModel(id);
-      const lang = langFromHeader(req.headers['accept-language']);
+      const lang = relayLangFromHeader(req.headers['accept-language']);
       throw localError(lang, 404, 'RELAY_MODEL_NOT_FOUND', { type: 'NOT_FOUND', errorCode: 'NOT_FOUND', detail: id });
     }),
   );

@@ -103,7 +103,8 @@ describe.each(testDbKinds())('relay refusals on %s', (kind) => {
       };
       expect(err.status).toBe(400);
       expect(err.code).toBe('model_price_error');
-      expect(err.message).toContain('模型 unpriced-model-x 的倍率或价格未配置');
+      // An SDK caller that names no language is answered in English (issue 35).
+      expect(err.message).toContain('Model unpriced-model-x has no ratio or price configured');
       await expectUntouched(c, seen);
     });
 

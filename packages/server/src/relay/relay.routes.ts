@@ -1,4 +1,4 @@
-import { langFromHeader } from '@modelgate/shared';
+import { relayLangFromHeader } from '@modelgate/shared';
 import type { ApiRouteKey } from '@modelgate/shared/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RelayContext } from './relay-context.js';
@@ -57,7 +57,7 @@ function sendRelayError(req: FastifyRequest, reply: FastifyReply, err: RelayErro
 export function relayErrorHandler(error: Error & { statusCode?: number }, req: FastifyRequest, reply: FastifyReply): FastifyReply {
   const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
   if (status === 413) {
-    const lang = langFromHeader(req.headers['accept-language']);
+    const lang = relayLangFromHeader(req.headers['accept-language']);
     const err = localError(lang, 413, 'BODY_TOO_LARGE', { type: 'invalid_request_error', errorCode: 'request_too_large', detail: String(bodyLimitMb(req)) });
     return reply.code(413).send(errorJson(routeFormat(req), err));
   }
@@ -69,7 +69,7 @@ export function relayErrorHandler(error: Error & { statusCode?: number }, req: F
 /** Token-authenticated helper for the non-relay `/v1` reads (the gate has authenticated already). */
 async function withToken(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, fn: (auth: RelayAuth) => Promise<unknown>): Promise<unknown> {
   try {
-    return await fn(await requestAuth(ctx, req, langFromHeader(req.headers['accept-language'])));
+    return await fn(await requestAuth(ctx, req, relayLangFromHeader(req.headers['accept-language'])));
   } catch (err) {
     if (err instanceof RelayError) return sendRelayError(req, reply, err);
     throw err;
@@ -158,7 +158,7 @@ export async function relayRoutes(app: FastifyInstance, ctx: RelayContext): Prom
       withToken(ctx, req, reply, async (auth) => {
         const id = (req.params as { model: string }).model;
         if ((await availableModels(ctx, auth)).includes(id)) return modelObject(id);
-        const lang = langFromHeader(req.headers['accept-language']);
+        const lang = relayLangFromHeader(req.headers['accept-language']);
         const msg = `${localError(lang, 404, 'RELAY_MODEL_NOT_FOUND').message}: ${id}`;
         return reply.code(404).send({ error: { message: msg, type: 'invalid_request_error', param: 'model', code: 'model_not_found' } });
       }),

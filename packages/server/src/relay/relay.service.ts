@@ -1,4 +1,4 @@
-import { langFromHeader, serverMessage, type Lang } from '@modelgate/shared';
+import { relayLangFromHeader, serverMessage, type Lang } from '@modelgate/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import { affinityKey, conversationKey } from './affinity.js';
@@ -73,7 +73,7 @@ function noChannel(ctx: RelayContext, group: string, model: string, lang: Lang):
 export async function relay(ctx: RelayContext, req: FastifyRequest, reply: FastifyReply, route: RelayRoute, pathModel?: string): Promise<void> {
   const requestId = req.id;
   reply.header('x-oneapi-request-id', requestId);
-  const lang = langFromHeader(req.headers['accept-language']);
+  const lang = relayLangFromHeader(req.headers['accept-language']);
   try {
     // Authenticated by the relay gate before the body was read (relay-gate.ts).
     const auth = await requestAuth(ctx, req, lang);

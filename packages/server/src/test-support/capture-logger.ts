@@ -7,7 +7,7 @@ import { LOG_REDACT } from '../log/logger.js';
 export function captureLogger() {
   const lines: Array<{ level: string; obj: Record<string, unknown>; msg: string }> = [];
   const at = (level: string) => (obj: object, msg: string) => void lines.push({ level, obj: obj as Record<string, unknown>, msg });
-  const log: JobLogger = { info: at('info'), warn: at('warn'), error: at('error') };
+  const log: JobLogger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
   return { log, lines };
 }
 

@@ -1,4 +1,4 @@
-import { langFromHeader, serverMessage } from '@modelgate/shared';
+import { relayLangFromHeader, serverMessage } from '@modelgate/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { OutboundError } from '../../net/guarded-fetch.js';
@@ -94,7 +94,7 @@ export async function forwardImage(ctx: Deps, req: FastifyRequest, mjId: string,
   }
   if (res.status !== 200) throw new MjError(502, MJ_SYSTEM, `image fetch answered ${res.status}`);
   const raster = rasterOf(res.headers['content-type'], res.body);
-  if (!raster) throw new MjError(502, MJ_SYSTEM, serverMessage('MJ_IMAGE_NOT_RASTER', langFromHeader(req.headers['accept-language'])));
+  if (!raster) throw new MjError(502, MJ_SYSTEM, serverMessage('MJ_IMAGE_NOT_RASTER', relayLangFromHeader(req.headers['accept-language'])));
   await reply
     .code(200)
     .header('content-type', raster.type)

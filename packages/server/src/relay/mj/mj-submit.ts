@@ -1,4 +1,4 @@
-import { ChannelStatus, langFromHeader, type MjAction } from '@modelgate/shared';
+import { ChannelStatus, relayLangFromHeader, type MjAction } from '@modelgate/shared';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { httpUrl, storedProperties, type NotifyBinding } from '../../modules/tasks/mj-store.js';
@@ -74,7 +74,7 @@ export async function submitMj(ctx: Deps, req: FastifyRequest, auth: RelayAuth, 
     }
     target = await originChannel(ctx, Number(origin.channel_id));
   } else target = await pickChannel(ctx, auth, model);
-  const clientHook = ctx.options.bool('MjNotifyEnabled') ? clientHookOf(body, langFromHeader(req.headers['accept-language'])) : '';
+  const clientHook = ctx.options.bool('MjNotifyEnabled') ? clientHookOf(body, relayLangFromHeader(req.headers['accept-language'])) : '';
   const hook = signedHook(ctx, auth.user.id, target.ch.id);
   const binding: NotifyBinding | null = hook ? { nonce: hook.nonce, hook: clientHook } : null;
 

@@ -144,7 +144,7 @@ describe.each(testDbKinds())('Midjourney relay on %s', (kind) => {
     const id = sub.body.result;
     const row = () => h.server.ctx.db.db.selectFrom('midjourneys').select(['status', 'progress', 'image_url', 'fail_reason']).where('mj_id', '=', id).executeTakeFirstOrThrow();
     const stored = await row();
-    const refusal = { code: 4, description: '任务通知只接受网关交给绘图代理的签名回调地址，任务状态以轮询上游为准', result: null };
+    const refusal = { code: 4, description: 'Task notifications are accepted only on the signed callback URL the gateway gave the drawing proxy; task status comes from polling the upstream', result: null };
     expect(await post(bob, '/mj/notify', { id, status: 'IN_PROGRESS', progress: '30%' })).toEqual({ status: 400, body: refusal });
     // The key holder claims a failure to get the drawing for free: refused, nothing refunded.
     const failure = { id, status: 'FAILURE', progress: '', failReason: 'reported by notify' };

@@ -1,4 +1,4 @@
-import { langFromHeader } from '@modelgate/shared';
+import { relayLangFromHeader } from '@modelgate/shared';
 import { MJ_RELAY_PATHS, type ApiRouteKey } from '@modelgate/shared/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
@@ -30,7 +30,7 @@ const pathOf = (req: FastifyRequest) => (req.routeOptions.config as { mjPath?: s
 async function mjAuth(ctx: Deps, req: FastifyRequest): Promise<RelayAuth> {
   const secret = req.headers['mj-api-secret'];
   if (!req.headers.authorization && typeof secret === 'string' && secret) req.headers.authorization = `Bearer ${secret}`;
-  return authenticateToken(ctx, req, langFromHeader(req.headers['accept-language']));
+  return authenticateToken(ctx, req, relayLangFromHeader(req.headers['accept-language']));
 }
 
 function bodyOf(req: FastifyRequest): Record<string, unknown> {
@@ -87,7 +87,7 @@ export async function mjRoutes(app: FastifyInstance, ctx: Deps): Promise<void> {
     scope.addHook('preParsing', async (req, _reply, payload) => {
       if (pathOf(req) !== '/notify') return payload;
       const claim = verifiedClaim(ctx, req.query);
-      if (!claim) throw unsignedNotify(langFromHeader(req.headers['accept-language']));
+      if (!claim) throw unsignedNotify(relayLangFromHeader(req.headers['accept-language']));
       claims.set(req, claim);
       return payload;
     });

@@ -1,6 +1,6 @@
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { langFromHeader, type Lang } from '@modelgate/shared';
+import { relayLangFromHeader, type Lang } from '@modelgate/shared';
 import type { ApiRouteKey } from '@modelgate/shared/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
@@ -235,7 +235,7 @@ async function pipeSession(
 export function realtimeRoutes(scope: FastifyInstance, ctx: RelayContext): void {
   const wss = clientServer(ctx);
   scope.get(PATH, { schema: fastifySchema(`GET ${PATH}` as ApiRouteKey) }, async (req, reply) => {
-    const lang = langFromHeader(req.headers['accept-language']);
+    const lang = relayLangFromHeader(req.headers['accept-language']);
     try {
       await openSession(ctx, wss, req, reply, lang);
     } catch (err) {

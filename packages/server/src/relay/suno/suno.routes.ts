@@ -1,4 +1,4 @@
-import { ChannelStatus, langFromHeader } from '@modelgate/shared';
+import { ChannelStatus, relayLangFromHeader } from '@modelgate/shared';
 import type { ApiRouteKey } from '@modelgate/shared/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
@@ -59,7 +59,7 @@ export async function sunoRoutes(app: FastifyInstance, ctx: Deps): Promise<void>
       if (status === 413) return reply.code(413).send({ code: 'request_too_large', message: bodyTooLargeMessage(req), data: null });
       return reply.code(status).send({ code: status === 500 ? 'internal_error' : 'invalid_request', message: status === 500 ? 'internal error' : error.message, data: null });
     });
-    authenticateBeforeBody(scope, (req) => authenticateToken(ctx, req, langFromHeader(req.headers['accept-language'])));
+    authenticateBeforeBody(scope, (req) => authenticateToken(ctx, req, relayLangFromHeader(req.headers['accept-language'])));
     const route = (key: ApiRouteKey, fn: (req: FastifyRequest, auth: RelayAuth) => Promise<unknown>) => {
       const [method, url] = key.split(' ') as ['GET' | 'POST', string];
       scope.route({ method, url, schema: fastifySchema(key), handler: (req, reply) => answer(req, reply, fn) });

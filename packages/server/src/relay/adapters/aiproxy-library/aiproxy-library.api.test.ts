@@ -18,7 +18,7 @@ const KEY = 'aiproxy-key-0001';
 const LIST = `1. [${FAKE_AIPROXY_DOCUMENTS[0]!.title}](${FAKE_AIPROXY_DOCUMENTS[0]!.url})\n2. [${FAKE_AIPROXY_DOCUMENTS[1]!.title}](${FAKE_AIPROXY_DOCUMENTS[1]!.url})`;
 /** The answer with its references, headed in the caller's language (Accept-Language; Chinese by default). */
 const ANSWER_EN = `${FAKE_AIPROXY_ANSWER}\n\nReferences:\n${LIST}`;
-const ANSWER = `${FAKE_AIPROXY_ANSWER}\n\n参考文档：\n${LIST}`;
+const ANSWER_ZH = `${FAKE_AIPROXY_ANSWER}\n\n参考文档：\n${LIST}`;
 const messages = [
   { role: 'system' as const, content: 'Answer from the library' },
   { role: 'user' as const, content: 'What was my first question?' },
@@ -72,25 +72,26 @@ describe('AIProxy knowledge base', () => {
     let usage: { prompt_tokens: number; completion_tokens: number } | undefined | null;
     let finish: string | null | undefined;
     const cost = await spent(c, async () => {
-      for await (const chunk of await c.client.chat.completions.create({ model: MODEL, messages, stream: true, stream_options: { include_usage: true } })) {
+      // The references heading in the language the caller asks for.
+      for await (const chunk of await c.client.chat.completions.create({ model: MODEL, messages, stream: true, stream_options: { include_usage: true } }, { headers: { 'accept-language': 'zh-CN' } })) {
         text += chunk.choices[0]?.delta?.content ?? '';
         finish = chunk.choices[0]?.finish_reason ?? finish;
         if (chunk.usage) usage = chunk.usage;
       }
     });
     expect(last().body).toEqual({ model: MODEL, query: 'What does ModelGate do?', libraryId: FAKE_AIPROXY_LIBRARY_ID, stream: true });
-    expect(text).toBe(ANSWER);
+    expect(text).toBe(ANSWER_ZH);
     expect(finish).toBe('stop');
-    expect(usage!.completion_tokens).toBe(countTokens(ANSWER));
+    expect(usage!.completion_tokens).toBe(countTokens(ANSWER_ZH));
     expect(cost).toBe(charge(usage!.prompt_tokens, usage!.completion_tokens));
     expect((await consumeLogs(h, c.userId))[0]).toMatchObject({ prompt_tokens: usage!.prompt_tokens, completion_tokens: usage!.completion_tokens, quota: cost });
   });
 
-  it('Anthropic callers get the answer with its references', async () => {
+  it('Anthropic callers get the answer with its references (in English when they name no language)', async () => {
     const c = await addCaller(h);
     const msg = await anthropicClient(h, c).messages.create({ model: MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'What does ModelGate do?' }] });
-    expect(msg.content[0]).toMatchObject({ type: 'text', text: ANSWER });
-    expect(msg.usage.output_tokens).toBe(countTokens(ANSWER));
+    expect(msg.content[0]).toMatchObject({ type: 'text', text: ANSWER_EN });
+    expect(msg.usage.output_tokens).toBe(countTokens(ANSWER_EN));
   });
 
   it('success:false is an error carrying AIProxy\'s message; nothing charged', async () => {

@@ -136,7 +136,7 @@ describe('Baidu ERNIE', () => {
     baidu.setFault(null);
     // The refusal came in a 200; its code (110) names the status, and the message is the relay's own (no upstream detail about the key).
     expect(err.status).toBe(401);
-    expect(err.message).toMatch(/上游拒绝了该渠道的密钥（状态码 401）|the upstream rejected the channel's credentials \(status 401\)/);
+    expect(err.message).toContain("the upstream rejected the channel's credentials (status 401)");
     expect(err.message).not.toContain('Access token invalid');
     expect(baidu.tokensIssued()).toBe(issued + 1);
     expect(modelCalls().slice(-2).map((r) => r.rejected?.code)).toEqual([110, 110]);

@@ -88,10 +88,10 @@ describe('Cloudflare Workers AI channel', () => {
     const err = (await c2.client.chat.completions.create({ model: '@cf/meta/llama-3.2-3b-instruct', messages }).catch((e: unknown) => e)) as { status: number; message: string };
     expect(last().rejected).toEqual({ status: 401, code: 10000, message: 'Authentication error' });
     expect(err.status).toBe(401);
-    // In the caller's language: Chinese by default (the Chinese console), English when asked.
-    expect(err.message).toContain('上游拒绝了该渠道的密钥（状态码 401）');
-    const en = await c2.client.chat.completions.create({ model: '@cf/meta/llama-3.2-3b-instruct', messages }, { headers: { 'accept-language': 'en' } }).catch((e: unknown) => e);
-    expect((en as { message: string }).message).toContain("the upstream rejected the channel's credentials (status 401)");
+    // In the caller's language: English for an SDK that names none, Chinese when asked.
+    expect(err.message).toContain("the upstream rejected the channel's credentials (status 401)");
+    const zh = await c2.client.chat.completions.create({ model: '@cf/meta/llama-3.2-3b-instruct', messages }, { headers: { 'accept-language': 'zh-CN,zh;q=0.9' } }).catch((e: unknown) => e);
+    expect((zh as { message: string }).message).toContain('上游拒绝了该渠道的密钥（状态码 401）');
     expect(await balances(h, c2)).toEqual(before);
   });
 

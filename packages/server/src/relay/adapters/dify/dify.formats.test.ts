@@ -33,10 +33,10 @@ describe('Dify answers → OpenAI chat', () => {
     const cx = testContext('dify', { stream: true, clientWantsUsage: true });
     const run = await replayStream(adapter, callOf(adapter, { model: 'dify', stream: true }), cx, sseOf(providerFixture('dify', 'chat.stream')));
     expect(chunks(run.frames).map((c) => [(c.choices as Msg[])[0]?.delta, (c.choices as Msg[])[0]?.finish_reason, c.usage])).toEqual([
-      [{ role: 'assistant', content: ' I' }, null, undefined],
-      [{ content: "'m" }, null, undefined],
-      [{ content: ' glad' }, null, undefined],
-      [{}, 'stop', undefined],
+      [{ role: 'assistant', content: ' I' }, null, null],
+      [{ content: "'m" }, null, null],
+      [{ content: ' glad' }, null, null],
+      [{}, 'stop', null],
       [undefined, undefined, { prompt_tokens: 1033, completion_tokens: 135, total_tokens: 1168 }],
     ]);
     expect(run.usage).toMatchObject({ promptTokens: 1033, completionTokens: 135 });

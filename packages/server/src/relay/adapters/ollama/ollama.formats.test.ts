@@ -18,7 +18,9 @@ describe('Ollama', () => {
   it('relays the OpenAI stream and bills the usage chunk it sends', async () => {
     const cx = testContext('llama3.2', { stream: true, clientWantsUsage: true });
     const run = await replayStream(adapter, callOf(adapter, { model: 'llama3.2', stream: true }), cx, sseOf(providerFixture('ollama', 'chat.stream'), { done: true }));
-    expect(run.frames).toEqual([...(providerFixture('ollama', 'chat.stream').events ?? []), '[DONE]']);
+    // Relayed as they came, completed with `usage: null` where OpenAI's chunk schema wants it (usage was asked for).
+    const events = (providerFixture('ollama', 'chat.stream').events ?? []) as Record<string, unknown>[];
+    expect(run.frames).toEqual([...events.map((e) => ('usage' in e ? e : { ...e, usage: null })), '[DONE]']);
     expect(run.usage).toMatchObject({ promptTokens: 30, completionTokens: 5 });
   });
 

@@ -33,8 +33,8 @@ describe('Spark frames → OpenAI', () => {
     const run = await replayStream(adapter, callOf(adapter, { model: 'SparkDesk-v3.5', stream: true, ch }), cx, ndjson);
     const head = { id: 'chatcmpl-cht000cb087@dx18793cd421fb894542', object: 'chat.completion.chunk', created: expect.any(Number), model: 'SparkDesk-v3.5' };
     expect(run.frames).toEqual([
-      { ...head, choices: [{ index: 0, delta: { role: 'assistant', content: '我是' }, finish_reason: null }] },
-      { ...head, choices: [{ index: 0, delta: { content: '李白' }, finish_reason: null }] },
+      { ...head, choices: [{ index: 0, delta: { role: 'assistant', content: '我是' }, finish_reason: null }] , usage: null },
+      { ...head, choices: [{ index: 0, delta: { content: '李白' }, finish_reason: null }] , usage: null },
       { ...head, choices: [{ index: 0, delta: { content: '。' }, finish_reason: 'stop' }], usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 } },
       '[DONE]',
     ]);

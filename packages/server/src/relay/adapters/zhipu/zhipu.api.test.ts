@@ -192,7 +192,7 @@ describe('Zhipu keys and the console', () => {
     expect(last().rejected).toMatchObject({ status: 401, code: '1002' });
     expect(err.status).toBe(401);
     // The caller is not told about the channel's credentials; the operator's record keeps Zhipu's message.
-    expect(err.message).toContain('上游拒绝了该渠道的密钥');
+    expect(err.message).toContain("the upstream rejected the channel's credentials");
     expect(await balances(h, c)).toEqual(before);
     const ch = await h.server.ctx.db.db.selectFrom('channels').select(['status', 'other_info']).where('id', '=', badId).executeTakeFirstOrThrow();
     expect(Number(ch.status)).toBe(3);

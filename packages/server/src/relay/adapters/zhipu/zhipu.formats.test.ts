@@ -44,8 +44,8 @@ describe('v3 answers → OpenAI', () => {
     const run = await replayStream(v3, callOf(v3, { model: 'chatglm_pro', stream: true, ch }), cx, sseInvoke('v3.chat.stream'));
     const head = { id: 'chatcmpl-8305987216034471735', object: 'chat.completion.chunk', created: expect.any(Number), model: 'chatglm_pro' };
     expect(run.frames).toEqual([
-      { ...head, choices: [{ index: 0, delta: { role: 'assistant', content: '你好' }, finish_reason: null }] },
-      { ...head, choices: [{ index: 0, delta: { content: '，我是智谱清言' }, finish_reason: null }] },
+      { ...head, choices: [{ index: 0, delta: { role: 'assistant', content: '你好' }, finish_reason: null }] , usage: null },
+      { ...head, choices: [{ index: 0, delta: { content: '，我是智谱清言' }, finish_reason: null }] , usage: null },
       { ...head, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 8, total_tokens: 13 } },
       '[DONE]',
     ]);
