@@ -35,7 +35,7 @@ export function chunkFrame(event: Record<string, unknown>, pad: string): Buffer 
   return encodeFrame({ ':event-type': 'chunk', ':content-type': 'application/json', ':message-type': 'event' }, Buffer.from(JSON.stringify(payload)));
 }
 
-/** An exception message: it ends the stream. */
-export function exceptionFrame(type: string, message: string): Buffer {
-  return encodeFrame({ ':exception-type': type, ':content-type': 'application/json', ':message-type': 'exception' }, Buffer.from(JSON.stringify({ message })));
+/** An exception message, its payload plain JSON (`{"message"}`, more for some exceptions): it ends the stream. */
+export function exceptionFrame(type: string, payload: Record<string, unknown>): Buffer {
+  return encodeFrame({ ':exception-type': type, ':content-type': 'application/json', ':message-type': 'exception' }, Buffer.from(JSON.stringify(payload)));
 }

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AnthropicError } from '../anthropic-fake/errors.js';
-import { events, messageReply, plan } from '../anthropic-fake/reply.js';
+import { plan } from '../anthropic-fake/reply.js';
 import { isRecord, validateMessagesRequest } from '../anthropic-fake/validate.js';
 import { serveFake } from '../http-fake.js';
 import { chunkFrame, exceptionFrame } from './event-stream.js';
+import { bedrockAnswer, bedrockEvents, documentedMessage, errorBody, EXCEPTION_BY_STATUS, STREAM_EXCEPTION, streamExceptionPayload } from './reply.js';
 import { parseAuthorization, payloadHash, signature } from './sigv4.js';
 import type { BedrockRecordedRequest, FakeAwsCredentials, FakeBedrock, FakeBedrockFault, FakeBedrockOptions } from './types.js';
 
@@ -13,27 +14,9 @@ const DEFAULT_CREDENTIALS: FakeAwsCredentials[] = [{ accessKeyId: 'AKIDFAKE', se
 /** Model ids as Bedrock names them, optionally behind a cross-region inference profile. */
 const MODEL_ID = /^(?:(?:us|eu|apac)\.)?anthropic\.claude-[a-z0-9.-]+-v\d+(?::\d+)?$/;
 const SKEW_MS = 5 * 60_000;
-const BAD_SIGNATURE =
-  'The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.';
-
-/** The exception Bedrock documents for a status (providers-international §5.1). */
-const EXCEPTION_BY_STATUS: Record<number, string> = {
-  400: 'ValidationException',
-  403: 'AccessDeniedException',
-  404: 'ResourceNotFoundException',
-  408: 'ModelTimeoutException',
-  424: 'ModelErrorException',
-  429: 'ThrottlingException',
-  500: 'InternalServerException',
-  503: 'ServiceUnavailableException',
-};
-const DEFAULT_MESSAGES: Record<string, string> = {
-  ThrottlingException: 'Too many requests, please wait before trying again.',
-  ServiceUnavailableException: 'Bedrock is unable to process your request.',
-  InternalServerException: 'The server encountered an internal error while processing the request.',
-  AccessDeniedException: "You don't have access to the model with the specified model ID.",
-  ModelTimeoutException: 'Model has timed out in processing the request. Try your request again.',
-};
+/** The fake's own refusals of a signature or a key, in the words of Bedrock's documented errors (bedrock/fixtures). */
+const BAD_SIGNATURE = documentedMessage('InvalidSignatureException')!;
+const UNKNOWN_KEY = documentedMessage('UnrecognizedClientException')!;
 
 class AwsError extends Error {
   constructor(
@@ -72,7 +55,8 @@ function amzDateMs(s: string): number {
  * bodies are Anthropic Messages with `anthropic_version: bedrock-2023-05-31` and no model or
  * stream; streams are binary event-stream frames, each a `chunk` with one Anthropic event in
  * base64 (no pings), written in pieces that split frames; errors are AWS's `{"message"}` with
- * `x-amzn-ErrorType`.
+ * `x-amzn-ErrorType`. Answers, stream events and error bodies are Bedrock's documented examples
+ * (server/src/relay/adapters/bedrock/fixtures) with this request's content put in (reply.ts).
  */
 export async function startFakeBedrock(opts: FakeBedrockOptions = {}): Promise<FakeBedrock> {
   const creds = opts.credentials ?? DEFAULT_CREDENTIALS;
@@ -96,14 +80,14 @@ export async function startFakeBedrock(opts: FakeBedrockOptions = {}): Promise<F
       'x-amzn-requestid': randomUUID(),
       'x-amzn-errortype': `${e.exception}:http://internal.amazon.com/coral/com.amazon.bedrock/`,
     });
-    res.end(JSON.stringify({ message: e.message }));
+    res.end(JSON.stringify(errorBody(e.exception, e.message)));
   };
 
   function verify(req: IncomingMessage, raw: Buffer): void {
     const auth = parseAuthorization(header(req, 'authorization') ?? '');
     if (!auth) throw new AwsError(403, 'IncompleteSignatureException', "Authorization header requires 'Credential', 'SignedHeaders' and 'Signature' parameters.");
     const cred = creds.find((c) => c.accessKeyId === auth.accessKeyId);
-    if (!cred) throw new AwsError(403, 'UnrecognizedClientException', 'The security token included in the request is invalid.');
+    if (!cred) throw new AwsError(403, 'UnrecognizedClientException', UNKNOWN_KEY);
     if (auth.service !== 'bedrock') throw new AwsError(403, 'InvalidSignatureException', `Credential should be scoped to correct service: 'bedrock'.`);
     if (opts.region && auth.region !== opts.region) throw new AwsError(403, 'InvalidSignatureException', `Credential should be scoped to a valid region, not '${auth.region}'.`);
     const amzDate = header(req, 'x-amz-date') ?? '';
@@ -112,7 +96,7 @@ export async function startFakeBedrock(opts: FakeBedrockOptions = {}): Promise<F
     if (!Number.isFinite(at) || amzDate.slice(0, 8) !== auth.date) throw new AwsError(403, 'InvalidSignatureException', 'Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP');
     if (Math.abs(Date.now() - at) > SKEW_MS) throw new AwsError(403, 'InvalidSignatureException', 'Signature expired: the request time is too far from the current time.');
     if (cred.sessionToken && (header(req, 'x-amz-security-token') !== cred.sessionToken || !auth.signedHeaders.includes('x-amz-security-token'))) {
-      throw new AwsError(403, 'UnrecognizedClientException', 'The security token included in the request is invalid.');
+      throw new AwsError(403, 'UnrecognizedClientException', UNKNOWN_KEY);
     }
     const hash = payloadHash(raw);
     const claimed = header(req, 'x-amz-content-sha256');
@@ -154,15 +138,13 @@ export async function startFakeBedrock(opts: FakeBedrockOptions = {}): Promise<F
       }
     };
     let sent = 0;
-    for (const [name, data] of events(p, chunkCount)) {
+    for (const event of bedrockEvents(p, chunkCount)) {
       if (res.destroyed) return;
-      if (name === 'ping') continue;
       if (f?.exceptionAfterEvents !== undefined && sent >= f.exceptionAfterEvents) {
-        const type = f.streamException ?? 'throttlingException';
-        res.end(exceptionFrame(type, f.message ?? DEFAULT_MESSAGES.ThrottlingException!));
+        const type = f.streamException ?? STREAM_EXCEPTION.type;
+        res.end(exceptionFrame(type, streamExceptionPayload(type, f.message)));
         return;
       }
-      const event = name === 'message_stop' ? { ...data, 'amazon-bedrock-invocationMetrics': { inputTokenCount: p.usage.input_tokens, outputTokenCount: p.usage.output_tokens, invocationLatency: 321, firstByteLatency: 123 } } : data;
       const frame = chunkFrame(event, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456'.slice(0, 1 + (sent % 40)));
       if (f?.corruptAfterEvents !== undefined && sent >= f.corruptAfterEvents) {
         // One payload bit flipped in transit: the message CRC no longer matches.
@@ -197,13 +179,13 @@ export async function startFakeBedrock(opts: FakeBedrockOptions = {}): Promise<F
       const messages = validate(body, modelId);
       const f = takeFault(req);
       if (f?.status !== undefined) {
-        const exception = f.exception ?? EXCEPTION_BY_STATUS[f.status] ?? 'InternalServerException';
-        throw new AwsError(f.status, exception, f.message ?? DEFAULT_MESSAGES[exception] ?? exception);
+        const exception = f.exception ?? EXCEPTION_BY_STATUS.get(f.status) ?? 'InternalServerException';
+        throw new AwsError(f.status, exception, f.message ?? documentedMessage(exception) ?? exception);
       }
       if (m[2] === 'invoke-with-response-stream') return await stream(res, messages, f);
       const p = plan(messages, { chunkCount, cacheRead: 0, cacheCreation: 0, id: `msg_bdrk_${String(++counter).padStart(8, '0')}`, toolId: `toolu_bdrk_${String(counter).padStart(8, '0')}` });
       res.writeHead(200, { 'content-type': 'application/json', 'x-amzn-requestid': randomUUID(), 'x-amzn-bedrock-input-token-count': String(p.usage.input_tokens), 'x-amzn-bedrock-output-token-count': String(p.usage.output_tokens) });
-      res.end(JSON.stringify(messageReply(p)));
+      res.end(JSON.stringify(bedrockAnswer(p)));
     } catch (err) {
       if (!(err instanceof AwsError)) throw err;
       record.rejected = { status: err.status, exception: err.exception, message: err.message };
