@@ -74,7 +74,34 @@ describe('Codex (Responses) → chat → Anthropic', () => {
     expect(tools.map((t) => t.name)).toContain('apply_patch');
     expect(tools.at(-1)!.cache_control).toEqual({ type: 'ephemeral' });
     expect(out.metadata).toEqual({ user_id: body.prompt_cache_key });
-    expect(out.thinking).toEqual({ type: 'enabled', budget_tokens: 4096 });
-    expect(cx.dropped).toEqual(['include', 'tools.8(tool_search)', 'tools.9(web_search)', 'verbosity']);
+    // Codex asked for reasoning, but this step answers a tool call whose thinking block (with its
+    // signature) a Responses history cannot carry back: Anthropic would refuse it with thinking on.
+    expect(out.thinking).toBeUndefined();
+    expect(cx.dropped).toEqual(['include', 'tools.8(tool_search)', 'tools.9(web_search)', 'verbosity', 'reasoning_effort']);
+  });
+});
+
+describe('OpenAI chat → Anthropic: reasoning in a tool-use loop', () => {
+  const call = { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } };
+  const loop = [
+    { role: 'user', content: 'Weather in Paris?' },
+    { role: 'assistant', content: null, tool_calls: [call] },
+    { role: 'tool', tool_call_id: 'call_1', content: '18°C, clear' },
+  ];
+
+  it('answers tool results without thinking (Anthropic would refuse a tool-use turn that lacks its thinking block), and says so', () => {
+    const cx = testContext(CLAUDE);
+    const out = openAIToAnthropicRequest({ model: CLAUDE, max_tokens: 4096, reasoning_effort: 'medium', messages: loop }, cx);
+    expect(out.thinking).toBeUndefined();
+    expect(cx.dropped).toEqual(['reasoning_effort']);
+    expect((out.messages as Msg[])[1]).toEqual({ role: 'assistant', content: [{ type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } }] });
+  });
+
+  it('keeps thinking when the last assistant turn called no tool (a new question after the loop)', () => {
+    const cx = testContext(CLAUDE);
+    const messages = [...loop, { role: 'assistant', content: 'It is 18°C and clear.' }, { role: 'user', content: 'And tomorrow?' }];
+    const out = openAIToAnthropicRequest({ model: CLAUDE, max_tokens: 4096, reasoning_effort: 'medium', messages }, cx);
+    expect(out.thinking).toEqual({ type: 'enabled', budget_tokens: expect.any(Number) });
+    expect(cx.dropped ?? []).toEqual([]);
   });
 });

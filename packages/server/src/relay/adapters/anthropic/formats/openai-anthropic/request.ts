@@ -152,6 +152,17 @@ function thinking(body: Record<string, unknown>, maxTokens: number, cx: ConvertC
   return { type: 'enabled', budget_tokens: budget };
 }
 
+/**
+ * Whether the conversation's last assistant turn called tools: with thinking enabled, Anthropic
+ * requires that turn to start with its signed thinking block (a tool-use loop continues the same
+ * reasoning), which an OpenAI-format history cannot carry — such a request would be refused.
+ */
+function inToolLoopWithoutThinking(turns: readonly Turn[]): boolean {
+  const last = turns.findLast((t) => t.role === 'assistant');
+  if (!last || !Array.isArray(last.content)) return false;
+  return last.content.some((b) => b.type === 'tool_use') && last.content[0]?.type !== 'thinking' && last.content[0]?.type !== 'redacted_thinking';
+}
+
 export function openAIToAnthropicRequest(body: Record<string, unknown>, cx: ConvertContext): Record<string, unknown> {
   refuseInexpressible(body, cx);
   const { system, turns } = messages(Array.isArray(body.messages) ? body.messages : [], cx);
@@ -161,7 +172,12 @@ export function openAIToAnthropicRequest(body: Record<string, unknown>, cx: Conv
   const maxTokens = typeof requested === 'number' && requested > 0 ? requested : outputCap(cx.model);
   const out: Record<string, unknown> = { model: cx.model, max_tokens: maxTokens, messages: turns };
   if (system.length) out.system = system;
-  const think = thinking(body, maxTokens, cx);
+  let think = thinking(body, maxTokens, cx);
+  if (think && think.type !== 'disabled' && inToolLoopWithoutThinking(turns)) {
+    // Answering tool results: this step runs without extended thinking rather than being refused.
+    drop(cx, body.reasoning_effort !== undefined ? 'reasoning_effort' : 'thinking', 'a tool-use turn without its thinking block cannot continue with thinking enabled');
+    think = undefined;
+  }
   if (think) {
     // Extended thinking runs at temperature 1 (providers-international §1.1).
     if (typeof body.temperature === 'number' && body.temperature !== 1) throw unsupported(cx.lang, 'temperature', 'Anthropic reasoning runs at temperature 1');
