@@ -110,6 +110,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   installJsonBodyParser(app);
   app.addHook('onClose', async () => ctx.cluster.scheduler.stop());
   app.addHook('onClose', async () => ctx.quotaReminder.close());
+  // Notices already noted are written before the database closes.
+  app.addHook('onClose', async () => ctx.channelNotice.settled());
 
   const apiLimit = rateLimitHook('GA', ctx.config.rateLimits.globalApi, ctx.rateLimitStore);
   app.addHook('onRequest', async (req, reply) => {

@@ -7,6 +7,7 @@ import type { Metrics } from './metrics/metrics.js';
 import type { RateLimitStore } from './http/rate-limit.js';
 import type { SessionStore } from './http/session-store.js';
 import type { Mailer } from './modules/mail/mailer.js';
+import type { ChannelNotice } from './modules/mail/channel-notice.js';
 import type { QuotaReminder } from './modules/mail/quota-reminder.js';
 import type { OptionsService } from './modules/options/options.service.js';
 import type { RedemptionsRepository } from './modules/redemptions/redemptions.repository.js';
@@ -47,6 +48,8 @@ export interface AppContext {
   mailer: Mailer;
   /** Quota-alert mail after relayed charges, off the request path (modules/mail/quota-reminder.ts). */
   quotaReminder: QuotaReminder;
+  /** Root's notice (log entry, mail) when a channel is switched off or on automatically (modules/mail/channel-notice.ts). */
+  channelNotice: ChannelNotice;
   rateLimitStore: RateLimitStore;
   /** Relay caches (tokens, users, channels), the billing ledger and the upstream pool. */
   relay: RelayServices;

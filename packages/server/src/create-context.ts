@@ -11,6 +11,7 @@ import { SessionStore } from './http/session-store.js';
 import { LoginThrottle } from './http/login-throttle.js';
 import { Metrics } from './metrics/metrics.js';
 import { Mailer } from './modules/mail/mailer.js';
+import { ChannelNotice } from './modules/mail/channel-notice.js';
 import { QuotaReminder } from './modules/mail/quota-reminder.js';
 import { OptionsService } from './modules/options/options.service.js';
 import { RedemptionsRepository } from './modules/redemptions/redemptions.repository.js';
@@ -125,6 +126,8 @@ export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: 
   ctx.mailer = new Mailer(ctx.options);
   ctx.quotaReminder = new QuotaReminder({ db, options: ctx.options, mailer: ctx.mailer, store: ctx.cluster.store, log });
   ctx.relay.afterSettle = (userId, settled) => ctx.quotaReminder.afterSettle(userId, settled);
+  ctx.channelNotice = new ChannelNotice({ db, mailer: ctx.mailer, log });
+  ctx.relay.onChannelStatus = (e) => ctx.channelNotice.notify(e);
   ctx.tokensService = new TokensService({ tokens: ctx.tokens, options: ctx.options, quotaLedger: ctx.quotaLedger });
   ctx.usersService = new UsersService({
     config,

@@ -240,6 +240,8 @@ export const SERVER_MESSAGES = {
   MJ_IMAGE_NOT_RASTER: { zh: '任务图片不是受支持的位图格式（png、jpeg、gif、webp、avif、bmp），已拒绝转发', en: 'The task image is not a supported raster image (png, jpeg, gif, webp, avif, bmp) and is not forwarded' },
   MJ_NOTIFY_UNSIGNED: { zh: '任务通知只接受网关交给绘图代理的签名回调地址，任务状态以轮询上游为准', en: 'Task notifications are accepted only on the signed callback URL the gateway gave the drawing proxy; task status comes from polling the upstream' },
   MJ_NOTIFY_HOOK_INVALID: { zh: 'notifyHook 必须是 http(s) 地址', en: 'notifyHook must be an http(s) URL' },
+  CHANNEL_DISABLED_NOTICE: { zh: '通道「{name}」（#{id}）已被禁用，原因：{reason}', en: 'Channel "{name}" (#{id}) has been disabled: {reason}' },
+  CHANNEL_ENABLED_NOTICE: { zh: '通道「{name}」（#{id}）已被启用', en: 'Channel "{name}" (#{id}) has been enabled again' },
 } as const satisfies Record<string, { zh: string; en: string }>;
 
 export type ServerMessageCode = keyof typeof SERVER_MESSAGES;

@@ -1,4 +1,5 @@
 import { autoDisableOtherInfo, ChannelStatus, TokenStatus } from '@modelgate/shared';
+import type { ChannelStatusEvent } from '../modules/mail/channel-notice.js';
 import type { Agent, Dispatcher } from 'undici';
 import type { Invalidation } from '../cluster/invalidation.js';
 import type { Config } from '../config/config.js';
@@ -74,6 +75,9 @@ export class RelayServices {
    */
   afterSettle: (userId: number, settled: { charged: number; duplicate: boolean }) => void = () => undefined;
 
+  /** Told when ModelGate switches a channel off or back on (set in create-context to the root notice); a no-op until then. */
+  onChannelStatus: (e: ChannelStatusEvent) => void = () => undefined;
+
   private invalidate(m: Invalidation): void {
     if (this.onInvalidate) this.onInvalidate(m);
     else if (m.t === 'token') this.auth.invalidateToken(m.id);
@@ -118,6 +122,7 @@ export class RelayServices {
     if (changed) {
       this.invalidate({ t: 'channels' });
       this.observer.channelAutoDisabled(id);
+      this.onChannelStatus({ id, status: 'disabled', reason });
     }
     return changed;
   }

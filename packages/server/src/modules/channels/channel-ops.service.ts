@@ -62,7 +62,7 @@ export class ChannelOps {
       config: Pick<Config, 'pollingIntervalSec'>;
       options: OptionsService;
       channels: ChannelsRepository;
-      relay: Pick<RelayServices, 'dispatcherFor' | 'guard' | 'autoDisableChannel'>;
+      relay: Pick<RelayServices, 'dispatcherFor' | 'guard' | 'autoDisableChannel' | 'onChannelStatus'>;
       log: Pick<Logger, 'error'>;
     },
   ) {}
@@ -197,7 +197,10 @@ export class ChannelOps {
           if (await this.deps.relay.autoDisableChannel(row.id, reason)) disabled++;
         }
       } else if (row.status === ChannelStatus.AutoDisabled && r.success && !tooSlow && o.bool('AutomaticEnableChannelEnabled')) {
-        if (await this.deps.channels.update(row.id, { status: ChannelStatus.Enabled, other_info: '' }, ChannelStatus.AutoDisabled)) enabled++;
+        if (await this.deps.channels.update(row.id, { status: ChannelStatus.Enabled, other_info: '' }, ChannelStatus.AutoDisabled)) {
+          enabled++;
+          this.deps.relay.onChannelStatus({ id: row.id, status: 'enabled', reason: '' });
+        }
       }
       if (this.deps.config.pollingIntervalSec > 0) await sleep(this.deps.config.pollingIntervalSec * 1000);
     }
