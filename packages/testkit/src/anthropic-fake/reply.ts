@@ -1,4 +1,5 @@
 import { agentAnswer, agentCall, resultText } from '../openai-fake/agent-scenario.js';
+import { providerFixture } from '../provider-fixtures.js';
 import { FAKE_THINKING, FAKE_TOOL_INPUT, chooseTool, promptUsage, promptWords, replyWords, type AnthropicUsage } from './usage.js';
 import { isRecord } from './validate.js';
 
@@ -96,4 +97,70 @@ export function* events(p: ReplyPlan, chunkCount: number): Generator<[string, Re
   yield ['content_block_stop', { type: 'content_block_stop', index }];
   yield ['message_delta', { type: 'message_delta', delta: { stop_reason: p.stopReason, stop_sequence: null }, usage: { output_tokens: p.usage.output_tokens } }];
   yield ['message_stop', { type: 'message_stop' }];
+}
+
+type Obj = Record<string, unknown>;
+
+/**
+ * Anthropic's documented answer and stream (server/src/relay/adapters/anthropic/fixtures) are the
+ * templates of what the Anthropic fake serves: `messageReply` and `events` above say what Claude
+ * answers (Bedrock and Vertex wrap those in their own documented envelopes); `anthropicMessage`
+ * and `anthropicEvents` give them the fields the Messages API documents, in its order, with the
+ * values the API sends when there is nothing to say (`stop_details: null`, …). Content blocks keep
+ * the fake's own fields: the SDK type declares a text block's `citations` and a tool_use's `caller`,
+ * but the API leaves them out of a plain text and a direct call, and clients such as
+ * @ai-sdk/anthropic refuse `citations: null`.
+ */
+const MESSAGE = providerFixture('anthropic', 'messages.response').body as Obj;
+const STREAM = providerFixture('anthropic', 'messages.stream').events as Obj[];
+const STREAM_ERROR = providerFixture('anthropic', 'messages.stream.error').events!.at(-1) as Obj;
+
+/** The template's fields in its order: this value's where it has one, else the template's own. */
+function fill(template: Obj, values: Obj): Obj {
+  return { ...Object.fromEntries(Object.keys(template).map((k) => [k, k in values ? values[k] : template[k]])), ...values };
+}
+
+/** The documented event of this type (and block or delta type). */
+function documentedEvent(data: Obj): Obj {
+  const kind = (e: Obj) => [e.type, (e.content_block as Obj | undefined)?.type, (e.delta as Obj | undefined)?.type].join('/');
+  return STREAM.find((e) => kind(e) === kind(data)) ?? STREAM.find((e) => e.type === data.type) ?? data;
+}
+
+/** The plan's usage in the documented usage fields (cache writes all 5-minute ones; thinking tokens when it thought). */
+function usageOf(p: ReplyPlan, template: Obj, outputTokens: number, final: boolean): Obj {
+  const thinkingTokens = p.thinking ? p.thinking.split(' ').length : 0;
+  const values: Obj = {
+    input_tokens: p.usage.input_tokens,
+    cache_creation_input_tokens: p.usage.cache_creation_input_tokens,
+    cache_read_input_tokens: p.usage.cache_read_input_tokens,
+    cache_creation: { ephemeral_5m_input_tokens: p.usage.cache_creation_input_tokens, ephemeral_1h_input_tokens: 0 },
+    output_tokens: outputTokens,
+    output_tokens_details: final && thinkingTokens ? { thinking_tokens: thinkingTokens } : null,
+    server_tool_use: null,
+  };
+  return Object.fromEntries(Object.keys(template).map((k) => [k, k in values ? values[k] : template[k]]));
+}
+
+/** The Messages API answer, in the documented fields. */
+export function anthropicMessage(p: ReplyPlan): Obj {
+  return fill(MESSAGE, { ...messageReply(p), stop_details: null, container: null, diagnostics: null, usage: usageOf(p, MESSAGE.usage as Obj, p.usage.output_tokens, true) });
+}
+
+/** The stream's events (`events` above), each in the fields of the documented event of its kind. */
+export function* anthropicEvents(p: ReplyPlan, chunkCount: number): Generator<[string, Obj]> {
+  for (const [name, data] of events(p, chunkCount)) {
+    const template = documentedEvent(data);
+    if (name === 'message_start') {
+      const message = template.message as Obj;
+      yield [name, { ...data, message: fill(message, { ...(data.message as Obj), stop_details: null, container: null, diagnostics: null, usage: usageOf(p, message.usage as Obj, 1, false) }) }];
+    } else if (name === 'message_delta') {
+      // The final usage is cumulative: the input and cache counts of message_start come again.
+      yield [name, { ...data, delta: fill(template.delta as Obj, data.delta as Obj), usage: usageOf(p, template.usage as Obj, p.usage.output_tokens, true) }];
+    } else yield [name, data];
+  }
+}
+
+/** The `error` event that ends a failing stream (documented without a request_id). */
+export function anthropicStreamError(type: string, message: string): Obj {
+  return { ...STREAM_ERROR, error: { ...(STREAM_ERROR.error as Obj), type, message } };
 }

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shapeOf } from '../fixture-shape.js';
 import { parseSseData } from '../openai-fake/sse-client.js';
+import { providerFixture } from '../provider-fixtures.js';
 import { startFakeAnthropic, type FakeAnthropic } from './index.js';
 import { FAKE_SIGNATURE } from './reply.js';
 import { expectedMessagesUsage, FAKE_THINKING, FAKE_TOOL_INPUT } from './usage.js';
@@ -52,8 +54,8 @@ describe('fake Anthropic: replies', () => {
     const json = (await res.json()) as Record<string, unknown>;
     expect(json).toMatchObject({ type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Hello from the fake Claude' }], stop_reason: 'end_turn' });
     // 7 prompt words: 2 read from the cache, 1 written, 4 uncached.
-    expect(json.usage).toEqual({ input_tokens: 4, cache_read_input_tokens: 2, cache_creation_input_tokens: 1, output_tokens: 5 });
-    expect(json.usage).toEqual(expectedMessagesUsage({ ...base, system: 'be brief' }, { cacheReadTokens: 2, cacheCreationTokens: 1 }));
+    expect(json.usage).toMatchObject({ input_tokens: 4, cache_read_input_tokens: 2, cache_creation_input_tokens: 1, output_tokens: 5 });
+    expect(json.usage).toMatchObject(expectedMessagesUsage({ ...base, system: 'be brief' }, { cacheReadTokens: 2, cacheCreationTokens: 1 }));
   });
 
   it('streams a tool call: tool_use block, input_json_delta fragments (the first empty), stop_reason tool_use', async () => {
@@ -106,5 +108,54 @@ describe('fake Anthropic: faults', () => {
     const data = parseSseData(await res.text()).map((d) => JSON.parse(d) as { type: string });
     expect(data.map((d) => d.type)).toEqual(['message_start', 'content_block_start', 'ping', 'content_block_delta', 'error']);
     expect(data.at(-1)).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
+  });
+});
+
+describe('fake Anthropic: serves the documented shapes', () => {
+  type Obj = Record<string, unknown>;
+  const fixture = (name: string) => providerFixture('anthropic', name);
+  const tools = [{ name: 'get_weather', input_schema: { type: 'object', properties: { location: { type: 'string' } } } }];
+  const thinking = { type: 'enabled', budget_tokens: 1024 };
+  /** A block without the fields the fake leaves out (reply.ts: the API omits `citations` and `caller` when it has none). */
+  const bare = (block: Obj): Obj => Object.fromEntries(Object.entries(block).filter(([k]) => k !== 'citations' && k !== 'caller'));
+  /** A block's shape, a tool call's `input` (the caller's own object) compared as an object only. */
+  const blockShape = (b: Obj) => shapeOf('input' in b ? { ...bare(b), input: {} } : bare(b));
+  const withoutBlockExtras = (e: Obj): Obj => {
+    if (e.content_block) return { ...e, content_block: bare(e.content_block as Obj) };
+    if (Array.isArray(e.content)) return { ...e, content: (e.content as Obj[]).map(bare) };
+    return e;
+  };
+  const kind = (e: Obj) => [e.type, (e.content_block as Obj | undefined)?.type, (e.delta as Obj | undefined)?.type].join('/');
+
+  it('a text answer has messages.response.text’s shape', async () => {
+    const json = (await (await post(base)).json()) as Obj;
+    expect(shapeOf(json)).toEqual(shapeOf(withoutBlockExtras(fixture('messages.response.text').body as Obj)));
+  });
+
+  it('a thinking tool call has messages.response’s fields, each block its documented shape', async () => {
+    const json = (await (await post({ ...base, max_tokens: 2048, thinking, tools, messages: [{ role: 'user', content: 'weather in Paris?' }] })).json()) as Obj;
+    const documented = fixture('messages.response').body as Obj;
+    expect(shapeOf({ ...json, content: [] })).toEqual(shapeOf({ ...documented, content: [] }));
+    expect((json.content as Obj[]).map((b) => b.type)).toEqual(['thinking', 'tool_use']);
+    for (const b of json.content as Obj[]) expect(blockShape(b), String(b.type)).toEqual(blockShape((documented.content as Obj[]).find((d) => d.type === b.type)!));
+  });
+
+  it('every streamed event has the shape of the documented event of its kind', async () => {
+    const documented = fixture('messages.stream').events as Obj[];
+    for (const extra of [{}, { tools, messages: [{ role: 'user', content: 'weather in Paris?' }] }]) {
+      const evs = events(await (await post({ ...base, max_tokens: 2048, stream: true, thinking, ...extra })).text());
+      for (const { event, data } of evs) {
+        expect(event).toBe(data.type);
+        const like = documented.find((d) => kind(d) === kind(data));
+        expect(like, kind(data)).toBeDefined();
+        expect(shapeOf(data), kind(data)).toEqual(shapeOf(withoutBlockExtras(like!)));
+      }
+    }
+  });
+
+  it('a failing stream ends with the documented error event', async () => {
+    const res = await post({ ...base, stream: true }, { ...headers, 'x-fake-fault': JSON.stringify({ errorAfterEvents: 2 }) });
+    const data = parseSseData(await res.text()).map((d) => JSON.parse(d) as Obj);
+    expect(data.at(-1)).toEqual(fixture('messages.stream.error').events!.at(-1));
   });
 });

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { serveFake } from '../http-fake.js';
 import { AnthropicError, defaultMessageFor, errorBody, errorTypeFor, invalid } from './errors.js';
-import { events, messageReply, plan } from './reply.js';
+import { anthropicEvents, anthropicMessage, anthropicStreamError, plan } from './reply.js';
 import type { AnthropicRecordedRequest, FakeAnthropic, FakeAnthropicFault, FakeAnthropicOptions } from './types.js';
 import { promptUsage, promptWords } from './usage.js';
 import { isRecord, validateMessagesRequest } from './validate.js';
@@ -75,7 +75,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
     res.flushHeaders();
     const delay = f?.chunkDelayMs ?? opts.chunkDelayMs ?? 0;
     let sent = 0;
-    for (const [name, data] of events(p, chunkCount)) {
+    for (const [name, data] of anthropicEvents(p, chunkCount)) {
       if (signal.aborted || res.destroyed) return;
       if (f?.disconnectAfterEvents !== undefined && sent >= f.disconnectAfterEvents) {
         await sleep(20, signal);
@@ -84,7 +84,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       }
       if (f?.errorAfterEvents !== undefined && sent >= f.errorAfterEvents) {
         const type = f.type ?? 'overloaded_error';
-        res.end(`event: error\ndata: ${JSON.stringify({ type: 'error', error: { type, message: f.message ?? defaultMessageFor(type) } })}\n\n`);
+        res.end(`event: error\ndata: ${JSON.stringify(anthropicStreamError(type, f.message ?? defaultMessageFor(type)))}\n\n`);
         return;
       }
       if (sent > 0 && delay > 0 && !(await sleep(delay, signal))) return;
@@ -142,7 +142,7 @@ export async function startFakeAnthropic(opts: FakeAnthropicOptions = {}): Promi
       const p = plan(body, planOpts());
       record.usage = p.usage;
       res.writeHead(200, { 'content-type': 'application/json', 'request-id': nextId('req_') });
-      res.end(JSON.stringify(messageReply(p)));
+      res.end(JSON.stringify(anthropicMessage(p)));
     } catch (err) {
       if (!(err instanceof AnthropicError)) throw err;
       record.rejected = { status: err.status, type: err.type, message: err.message };

@@ -1,32 +1,50 @@
-/** Google's status names by HTTP status (ai.google.dev/gemini-api/docs/troubleshooting). */
-const STATUS: Record<number, string> = {
-  400: 'INVALID_ARGUMENT',
-  401: 'UNAUTHENTICATED',
-  403: 'PERMISSION_DENIED',
-  404: 'NOT_FOUND',
-  429: 'RESOURCE_EXHAUSTED',
-  500: 'INTERNAL',
-  503: 'UNAVAILABLE',
-  504: 'DEADLINE_EXCEEDED',
-};
+import { providerFixture, providerFixtureNames } from '../provider-fixtures.js';
 
-const MESSAGES: Record<string, string> = {
+type Obj = Record<string, unknown>;
+
+/**
+ * Google's documented errors (server/src/relay/adapters/gemini/fixtures/error.*.json) are the
+ * fake's templates: each one's HTTP status, Google status, message and details. The adapter's
+ * tests read the same files, so the fake and the converter cannot disagree on a status.
+ */
+interface DocumentedError {
+  status: number;
+  error: { code: number; message: string; status: string; details?: Obj[] };
+}
+
+const DOCUMENTED: DocumentedError[] = providerFixtureNames('gemini')
+  .filter((n) => n.startsWith('error.'))
+  .map((n) => {
+    const fx = providerFixture('gemini', n);
+    return { status: fx.status!, error: (fx.body as { error: DocumentedError['error'] }).error };
+  });
+
+/** Statuses no fixture documents yet (troubleshooting page). */
+const UNDOCUMENTED_STATUS: Record<number, string> = { 401: 'UNAUTHENTICATED' };
+/**
+ * Generic messages where the documented example words a particular case (its 400 names one
+ * missing field), so a fault without a message does not claim that case.
+ */
+const GENERIC_MESSAGES: Record<string, string> = {
   INVALID_ARGUMENT: 'Request contains an invalid argument.',
   UNAUTHENTICATED: 'Request had invalid authentication credentials.',
-  PERMISSION_DENIED: 'The caller does not have permission',
   NOT_FOUND: 'Requested entity was not found.',
-  RESOURCE_EXHAUSTED: 'Resource has been exhausted (e.g. check quota).',
-  INTERNAL: 'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting',
-  UNAVAILABLE: 'The model is overloaded. Please try again later.',
-  DEADLINE_EXCEEDED: 'Deadline expired before operation could complete.',
 };
 
+/** The documented (plain, without an ErrorInfo reason) error of a Google status. */
+const plainOf = (googleStatus: string) => DOCUMENTED.find((d) => d.error.status === googleStatus && !reasonOf(d.error.details));
+
+function reasonOf(details: Obj[] | undefined): string | undefined {
+  const info = details?.find((d) => d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo');
+  return typeof info?.reason === 'string' ? info.reason : undefined;
+}
+
 export function googleStatusFor(status: number): string {
-  return STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT');
+  return DOCUMENTED.find((d) => d.status === status)?.error.status ?? UNDOCUMENTED_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT');
 }
 
 export function defaultMessageFor(googleStatus: string): string {
-  return MESSAGES[googleStatus] ?? 'Error.';
+  return GENERIC_MESSAGES[googleStatus] ?? plainOf(googleStatus)?.error.message ?? 'Error.';
 }
 
 /** A refusal with Google's error body; `reason` becomes an ErrorInfo detail (API_KEY_INVALID, …). */
@@ -51,8 +69,23 @@ export function unknownName(name: string, at?: string): GeminiError {
   return invalid(`Invalid JSON payload received. Unknown name "${name}"${at ? ` at '${at}'` : ''}: Cannot find field.`);
 }
 
-export function errorJson(e: Pick<GeminiError, 'status' | 'googleStatus' | 'message' | 'reason'>): Record<string, unknown> {
-  const error: Record<string, unknown> = { code: e.status, message: e.message, status: e.googleStatus };
-  if (e.reason) error.details = [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: e.reason, domain: 'googleapis.com', metadata: { service: 'generativelanguage.googleapis.com' } }];
+/** A documented detail with this error's message and retry delay put in. */
+function detailOf(d: Obj, message: string, retryAfter: number | undefined): Obj {
+  if (d['@type'] === 'type.googleapis.com/google.rpc.LocalizedMessage') return { ...d, message };
+  if (d['@type'] === 'type.googleapis.com/google.rpc.RetryInfo' && retryAfter !== undefined) return { ...d, retryDelay: `${retryAfter}s` };
+  return d;
+}
+
+/**
+ * Google's error body: the documented error of the same reason (API_KEY_INVALID) or Google
+ * status, with this code, message and status; its details (ErrorInfo, RetryInfo, Help) kept as
+ * documented. A status no fixture documents gets the bare `{code, message, status}`.
+ */
+export function errorJson(e: Pick<GeminiError, 'status' | 'googleStatus' | 'message' | 'reason'> & { retryAfter?: number }): Obj {
+  const template = e.reason ? DOCUMENTED.find((d) => reasonOf(d.error.details) === e.reason) : plainOf(e.googleStatus);
+  const error: Obj = { ...(template?.error ?? {}), code: e.status, message: e.message, status: e.googleStatus };
+  const details = template?.error.details?.map((d) => detailOf(d, e.message, e.retryAfter));
+  if (details) error.details = details;
+  else if (e.reason) error.details = [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: e.reason, domain: 'googleapis.com', metadata: { service: 'generativelanguage.googleapis.com' } }];
   return { error };
 }

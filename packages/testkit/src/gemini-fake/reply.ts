@@ -1,3 +1,4 @@
+import { providerFixture } from '../provider-fixtures.js';
 import { FAKE_GEMINI_ARGS, FAKE_GEMINI_THOUGHT, chooseFunction, expectedGeminiUsage, replyWords, thinking, type GeminiUsage } from './usage.js';
 
 export interface ReplyPlan {
@@ -26,27 +27,50 @@ export function plan(body: Record<string, unknown>, opts: { model: string; chunk
   };
 }
 
-const SAFETY_RATINGS = ['HARM_CATEGORY_HATE_SPEECH', 'HARM_CATEGORY_DANGEROUS_CONTENT', 'HARM_CATEGORY_HARASSMENT', 'HARM_CATEGORY_SEXUALLY_EXPLICIT'].map((category) => ({ category, probability: 'NEGLIGIBLE' }));
+type Obj = Record<string, unknown>;
 
-function response(p: ReplyPlan, parts: Array<Record<string, unknown>>, final: boolean): Record<string, unknown> {
-  const candidate: Record<string, unknown> = { content: { role: 'model', parts }, index: 0 };
-  if (final) {
-    candidate.finishReason = p.finishReason;
-    candidate.safetyRatings = SAFETY_RATINGS;
-  }
-  const usageMetadata = final
-    ? { ...p.usage, promptTokensDetails: [{ modality: 'TEXT', tokenCount: p.usage.promptTokenCount }] }
-    : { promptTokenCount: p.usage.promptTokenCount, totalTokenCount: p.usage.promptTokenCount };
-  return { candidates: [candidate], usageMetadata, modelVersion: p.model, responseId: p.responseId };
+/**
+ * Gemini's documented answer and stream (server/src/relay/adapters/gemini/fixtures) are the
+ * fake's templates: a reply carries the documented fields, in the documented order, with this
+ * request's parts, ids and usage put in. A field the fake has no value for (log probabilities, a
+ * cache or thought count of zero) is left out, as the API leaves it out.
+ */
+const ANSWER = providerFixture('gemini', 'generate.response').body as Obj;
+const STREAM = providerFixture('gemini', 'generate.stream').events as Obj[];
+/** A running chunk (no finishReason) and the final one, as documented. */
+const RUNNING_CHUNK = STREAM.find((e) => !('finishReason' in firstCandidate(e)))!;
+const FINAL_CHUNK = STREAM.at(-1)!;
+
+function firstCandidate(body: Obj): Obj {
+  return (body.candidates as Obj[])[0]!;
+}
+
+/** The template's fields, in its order, that `values` has a value for (extra values are dropped). */
+function fill(template: Obj, values: Obj): Obj {
+  return Object.fromEntries(Object.keys(template).flatMap((k) => (values[k] === undefined ? [] : [[k, values[k]]])));
+}
+
+function response(p: ReplyPlan, template: Obj, parts: Obj[], final: boolean): Obj {
+  const candidate = fill(firstCandidate(template), { content: fill(firstCandidate(template).content as Obj, { role: 'model', parts }), finishReason: final ? p.finishReason : undefined, index: 0 });
+  const cached = p.usage.cachedContentTokenCount;
+  const usage = final
+    ? {
+        ...p.usage,
+        promptTokensDetails: [{ modality: 'TEXT', tokenCount: p.usage.promptTokenCount }],
+        cacheTokensDetails: cached ? [{ modality: 'TEXT', tokenCount: cached }] : undefined,
+      }
+    : // A running chunk reports the prompt only: the reply's tokens are counted on the last one.
+      { promptTokenCount: p.usage.promptTokenCount, totalTokenCount: p.usage.promptTokenCount };
+  return fill(template, { candidates: [candidate], usageMetadata: fill(template.usageMetadata as Obj, usage), modelVersion: p.model, responseId: p.responseId });
 }
 
 /** The non-stream GenerateContentResponse. */
-export function generateReply(p: ReplyPlan): Record<string, unknown> {
-  const parts: Array<Record<string, unknown>> = [];
+export function generateReply(p: ReplyPlan): Obj {
+  const parts: Obj[] = [];
   if (p.thought) parts.push({ text: p.thought, thought: true });
   if (p.call) parts.push({ functionCall: { name: p.call, args: FAKE_GEMINI_ARGS } });
   else parts.push({ text: p.words.join(' ') });
-  return response(p, parts, true);
+  return response(p, ANSWER, parts, true);
 }
 
 /**
@@ -54,12 +78,13 @@ export function generateReply(p: ReplyPlan): Record<string, unknown> {
  * chunk per word with the running usage, the last carrying finishReason and the final usage; a
  * function call arrives whole in one (final) chunk.
  */
-export function* chunks(p: ReplyPlan): Generator<Record<string, unknown>> {
-  if (p.thought) yield response(p, [{ text: p.thought, thought: true }], false);
+export function* chunks(p: ReplyPlan): Generator<Obj> {
+  const chunk = (parts: Obj[], final: boolean) => response(p, final ? FINAL_CHUNK : RUNNING_CHUNK, parts, final);
+  if (p.thought) yield chunk([{ text: p.thought, thought: true }], false);
   if (p.call) {
-    yield response(p, [{ functionCall: { name: p.call, args: FAKE_GEMINI_ARGS } }], true);
+    yield chunk([{ functionCall: { name: p.call, args: FAKE_GEMINI_ARGS } }], true);
     return;
   }
-  for (const [i, w] of p.words.entries()) yield response(p, [{ text: i === 0 ? w : ` ${w}` }], i === p.words.length - 1);
-  if (p.words.length === 0) yield response(p, [{ text: '' }], true);
+  for (const [i, w] of p.words.entries()) yield chunk([{ text: i === 0 ? w : ` ${w}` }], i === p.words.length - 1);
+  if (p.words.length === 0) yield chunk([{ text: '' }], true);
 }

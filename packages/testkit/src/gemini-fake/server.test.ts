@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shapeOf, type Shape } from '../fixture-shape.js';
 import { parseSseData } from '../openai-fake/sse-client.js';
+import { providerFixture } from '../provider-fixtures.js';
 import { startFakeGemini, type FakeGemini } from './index.js';
 import { FAKE_GEMINI_ARGS, FAKE_GEMINI_THOUGHT, IMAGE_TOKENS, expectedGeminiUsage } from './usage.js';
 
@@ -102,5 +104,62 @@ describe('fake Gemini: faults', () => {
     const data = parseSseData(await res.text()).map((d) => JSON.parse(d) as Record<string, unknown>);
     expect(data).toHaveLength(3);
     expect(data[2]).toEqual({ error: { code: 503, message: 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' } });
+  });
+});
+
+/**
+ * Whether a served shape uses only what the documented one has: every field documented (with the
+ * same type), every array item like some documented item. The fake leaves out what it has no value
+ * for (log probabilities, a thought signature), so its shape is within the fixture's, not equal.
+ * A function call's `args` are the caller's own object: only their being an object is compared.
+ */
+function within(served: Shape, documented: Shape): boolean {
+  if (typeof served === 'string' || typeof documented === 'string') return served === documented;
+  if (Array.isArray(served)) return Array.isArray(documented) && served.every((s) => documented.some((d) => within(s, d)));
+  if (Array.isArray(documented)) return false;
+  return Object.entries(served).every(([k, s]) => k in documented && (k === 'args' ? typeof s === typeof documented[k] : within(s, documented[k]!)));
+}
+
+describe('fake Gemini: serves the documented shapes', () => {
+  type Obj = Record<string, unknown>;
+  const fixture = (name: string) => providerFixture('gemini', name);
+  const thoughtful = { ...base, generationConfig: { thinkingConfig: { includeThoughts: true } } };
+  const weather = { contents: [{ role: 'user', parts: [{ text: 'weather in Boston?' }] }], tools, generationConfig: thoughtful.generationConfig };
+
+  it('an answer (text or function call, with thoughts and cached tokens) has generate.response’s fields', async () => {
+    const documented = shapeOf(fixture('generate.response').body);
+    for (const body of [base, thoughtful, weather]) {
+      const json = (await (await post(body)).json()) as Obj;
+      expect(within(shapeOf(json), documented), JSON.stringify(json)).toBe(true);
+      expect(Object.keys((json.usageMetadata as Obj) ?? {})).toContain('cacheTokensDetails');
+    }
+  });
+
+  it('every streamed chunk has the fields of a documented chunk', async () => {
+    const documented = (fixture('generate.stream').events as Obj[]).map(shapeOf);
+    for (const body of [base, thoughtful, weather]) {
+      const served = parseSseData(await (await post(body, 'streamGenerateContent', headers, '?alt=sse')).text()).map((d) => JSON.parse(d) as Obj);
+      expect(served.length).toBeGreaterThan(0);
+      for (const c of served) expect(documented.some((d) => within(shapeOf(c), d)), JSON.stringify(c)).toBe(true);
+    }
+  });
+
+  it('refusals and a failing stream carry the documented error bodies', async () => {
+    const noKey = await post(base, 'generateContent', { 'content-type': 'application/json' });
+    expect(noKey.status).toBe(fixture('error.permission-denied').status);
+    expect(await noKey.json()).toEqual(fixture('error.permission-denied').body);
+    const badKey = await post(base, 'generateContent', { ...headers, 'x-goog-api-key': 'nope' });
+    expect(await badKey.json()).toEqual(fixture('error.api-key-invalid').body);
+    const noContents = (await (await post({})).json()) as Obj;
+    expect(shapeOf(noContents)).toEqual(shapeOf(fixture('error.invalid-argument').body));
+    const limited = await post(base, 'generateContent', { ...headers, 'x-fake-fault': JSON.stringify({ status: 429, retryAfter: 21 }) });
+    expect(limited.status).toBe(fixture('error.resource-exhausted').status);
+    const limitedBody = (await limited.json()) as { error: Obj };
+    expect(shapeOf(limitedBody)).toEqual(shapeOf(fixture('error.resource-exhausted').body));
+    expect(limitedBody.error.details).toEqual((fixture('error.resource-exhausted').body as { error: Obj }).error.details);
+    const failing = await post(base, 'streamGenerateContent', { ...headers, 'x-fake-fault': JSON.stringify({ errorAfterEvents: 1 }) }, '?alt=sse');
+    const events = parseSseData(await failing.text()).map((d) => JSON.parse(d) as Obj);
+    expect(events.at(-1)).toEqual(fixture('generate.stream.error').events!.at(-1));
+    expect(shapeOf(events[0])).toEqual(shapeOf(fixture('generate.stream.error').events![0]));
   });
 });

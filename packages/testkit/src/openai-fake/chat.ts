@@ -1,5 +1,6 @@
 import { checkStreamOptions, missingParam, type RequestContext } from './context.js';
 import { agentAnswer, agentCall, chatTools, resultText } from './agent-scenario.js';
+import { documentedChatChunk, documentedChatCompletion } from './documented.js';
 import { sendJson, sendSse } from './respond.js';
 import { FAKE_TOOL_ARGUMENTS, chooseToolCall, splitInto } from './tools.js';
 import { buildChatUsage, chatPromptTokens, fakeReplyWords, replyWordCount, type ChatUsage } from './usage.js';
@@ -87,7 +88,8 @@ export async function handleChatCompletions(ctx: RequestContext): Promise<void> 
         annotations: [],
       }
     : { role: 'assistant', content: p.pieces.join(' '), refusal: null, annotations: [] };
-  const completion: Record<string, unknown> = {
+  // chat.response's fields; system_fingerprint (still sent by many models) comes after them.
+  const completion: Record<string, unknown> = documentedChatCompletion({
     id: p.id,
     object: 'chat.completion',
     created: p.created,
@@ -96,7 +98,7 @@ export async function handleChatCompletions(ctx: RequestContext): Promise<void> 
     usage: p.usage,
     service_tier: 'default',
     system_fingerprint: SYSTEM_FINGERPRINT,
-  };
+  });
   if (ctx.fault?.omitUsage) delete completion.usage;
   await sendJson(ctx, completion);
 }
@@ -112,16 +114,18 @@ function toolCall(t: NonNullable<ChatPlan['tool']>): Record<string, unknown> {
  */
 function* chatFrames(p: ChatPlan, includeUsage: boolean): Generator<string> {
   const frame = (choices: unknown[], usage?: ChatUsage): string =>
-    JSON.stringify({
-      id: p.id,
-      object: 'chat.completion.chunk',
+    JSON.stringify(
+      documentedChatChunk({
+        id: p.id,
+        object: 'chat.completion.chunk',
       created: p.created,
       model: p.model,
       service_tier: 'default',
       system_fingerprint: SYSTEM_FINGERPRINT,
       choices,
-      ...(includeUsage ? { usage: usage ?? null } : {}),
-    });
+        ...(includeUsage ? { usage: usage ?? null } : {}),
+      }),
+    );
   const choice = (delta: Record<string, unknown>, finish: string | null = null): unknown[] => [
     { index: 0, delta, logprobs: null, finish_reason: finish },
   ];

@@ -1,4 +1,5 @@
 import type { OpenAIErrorBody } from './context.js';
+import { documentedErrorKind } from './documented.js';
 import type { FakeFault } from './types.js';
 import { isRecord } from './util.js';
 
@@ -86,9 +87,10 @@ export function defaultErrorFor(status: number): OpenAIErrorBody {
     case 403:
       return { message: 'Your account is not authorized to make this request.', type: 'invalid_request_error', param: null, code: 'unsupported_country_region_territory' };
     case 404:
-      return { message: 'The model does not exist or you do not have access to it.', type: 'invalid_request_error', param: null, code: 'model_not_found' };
+      return { message: 'The model does not exist or you do not have access to it.', type: documentedErrorKind(404)?.type ?? 'invalid_request_error', param: null, code: documentedErrorKind(404)?.code ?? 'model_not_found' };
     case 429:
-      return { message: 'Rate limit reached for requests. Please try again later.', type: 'requests', param: null, code: 'rate_limit_exceeded' };
+      // The documented rate-limit error's type and code (error.rate-limit); a generic message.
+      return { message: 'Rate limit reached for requests. Please try again later.', type: documentedErrorKind(429)?.type ?? 'requests', param: null, code: documentedErrorKind(429)?.code ?? 'rate_limit_exceeded' };
     case 503:
       return { message: 'The engine is currently overloaded, please try again later.', type: 'server_error', param: null, code: null };
     default:

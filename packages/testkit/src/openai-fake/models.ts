@@ -1,5 +1,6 @@
 import type { RequestContext } from './context.js';
 import { RequestError } from './context.js';
+import { documentedErrorKind, documentedModel, documentedModelList } from './documented.js';
 import { sendJson } from './respond.js';
 
 /** Models served when the `models` option is not given: one per endpoint family. */
@@ -23,20 +24,20 @@ export const DEFAULT_FAKE_MODELS = [
 const MODEL_CREATED = 1_700_000_000;
 
 function modelObject(id: string): Record<string, unknown> {
-  return { id, object: 'model', created: MODEL_CREATED, owned_by: id.startsWith('gpt-') || id.startsWith('o') ? 'openai' : 'system' };
+  return documentedModel({ id, object: 'model', created: MODEL_CREATED, owned_by: id.startsWith('gpt-') || id.startsWith('o') ? 'openai' : 'system' });
 }
 
 export function modelNotFound(id: string): RequestError {
   return new RequestError(404, {
     message: `The model \`${id}\` does not exist or you do not have access to it.`,
-    type: 'invalid_request_error',
+    type: documentedErrorKind(404)?.type ?? 'invalid_request_error',
     param: null,
-    code: 'model_not_found',
+    code: documentedErrorKind(404)?.code ?? 'model_not_found',
   });
 }
 
 export async function handleListModels(ctx: RequestContext): Promise<void> {
-  await sendJson(ctx, { object: 'list', data: ctx.state.models.map(modelObject) });
+  await sendJson(ctx, documentedModelList(ctx.state.models.map(modelObject)));
 }
 
 export async function handleGetModel(ctx: RequestContext, id: string): Promise<void> {

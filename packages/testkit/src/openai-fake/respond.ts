@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { OpenAIErrorBody, RequestContext } from './context.js';
+import { documentedError } from './documented.js';
 import { sleep, waitForAbort } from './util.js';
 
 /** Headers OpenAI sends on every reply that clients or gateways may look at. */
@@ -7,9 +8,9 @@ function baseHeaders(ctx: Pick<RequestContext, 'state'>): Record<string, string>
   return { 'x-request-id': `req_fake${ctx.state.nextRequestId()}`, 'openai-processing-ms': '1' };
 }
 
-/** Sends an OpenAI error object. Errors are never shaped by stream faults. */
+/** Sends an OpenAI error object (in the documented fields). Errors are never shaped by stream faults. */
 export function sendError(ctx: Pick<RequestContext, 'res' | 'state'>, status: number, error: OpenAIErrorBody, headers: Record<string, string> = {}): void {
-  const body = JSON.stringify({ error });
+  const body = JSON.stringify({ error: documentedError(error) });
   ctx.res.writeHead(status, {
     ...baseHeaders(ctx),
     'content-type': 'application/json; charset=utf-8',

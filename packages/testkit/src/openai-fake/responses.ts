@@ -1,5 +1,6 @@
 import { invalidRequest, missingParam, type RequestContext } from './context.js';
 import { agentAnswer, agentCall, resultText, responsesTools, type AgentCall } from './agent-scenario.js';
+import { documentedResponse, documentedResponseEvent } from './documented.js';
 import { sendJson, sendSse } from './respond.js';
 import { FAKE_TOOL_ARGUMENTS, splitInto } from './tools.js';
 import { countFakeTokens, fakeReplyWords } from './usage.js';
@@ -94,19 +95,24 @@ export async function handleResponses(ctx: RequestContext): Promise<void> {
       : null;
   const custom = agentFn?.kind === 'custom' ? { type: 'custom_tool_call', id: makeId('ctc_', state.nextId()), call_id: makeId('call_', state.nextId()), ...(agentFn.namespace ? { namespace: agentFn.namespace } : {}), name: agentFn.name, input: agentFn.input, status: 'completed' } : null;
   const message = { type: 'message', id: msgId, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [], logprobs: [] }] };
-  // The echo of the request OpenAI's Response schema requires (instructions, metadata, sampling, tools with `strict`).
+  // The echo of the request a Response carries (instructions, metadata, sampling, tools with `strict`, …), in responses.response's fields.
+  const reasoning = isRecord(body.reasoning) ? body.reasoning : {};
   const base = {
     id, object: 'response', created_at: nowSeconds(), error: null, model: body.model,
-    instructions: body.instructions ?? null, metadata: body.metadata ?? {},
+    instructions: body.instructions ?? null, max_output_tokens: typeof body.max_output_tokens === 'number' ? body.max_output_tokens : null, metadata: body.metadata ?? {},
     temperature: typeof body.temperature === 'number' ? body.temperature : 1, top_p: typeof body.top_p === 'number' ? body.top_p : 1,
-    tools: echoTools(body.tools), parallel_tool_calls: true, tool_choice: body.tool_choice ?? 'auto', text: { format: { type: 'text' } },
+    tools: echoTools(body.tools), parallel_tool_calls: body.parallel_tool_calls ?? true, tool_choice: body.tool_choice ?? 'auto',
+    text: { format: { type: 'text' }, verbosity: 'medium', ...(isRecord(body.text) ? body.text : {}) },
+    previous_response_id: body.previous_response_id ?? null, reasoning: { effort: reasoning.effort ?? null, summary: reasoning.summary ?? null },
+    service_tier: 'default', truncation: body.truncation ?? 'disabled',
   };
-  const final = { ...base, status: truncated ? 'incomplete' : 'completed', incomplete_details: truncated ? { reason: 'max_output_tokens' } : null, output: [call ?? custom ?? message], usage };
+  const done = truncated ? { status: 'incomplete', completed_at: null } : { status: 'completed', completed_at: nowSeconds() };
+  const final = documentedResponse({ ...base, ...done, incomplete_details: truncated ? { reason: 'max_output_tokens' } : null, output: [call ?? custom ?? message], usage });
   if (body.stream !== true) return sendJson(ctx, final);
   let seq = 0;
-  const ev = (type: string, data: Record<string, unknown>) => JSON.stringify({ type, sequence_number: seq++, ...data });
+  const ev = (type: string, data: Record<string, unknown>) => JSON.stringify(documentedResponseEvent({ type, sequence_number: seq++, ...data }));
   function* frames(): Generator<string> {
-    const progress = { ...base, status: 'in_progress', incomplete_details: null, output: [], usage: null };
+    const progress = documentedResponse({ ...base, status: 'in_progress', completed_at: null, incomplete_details: null, output: [], usage: null });
     yield ev('response.created', { response: progress });
     yield ev('response.in_progress', { response: progress });
     if (call) {

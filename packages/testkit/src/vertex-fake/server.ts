@@ -1,19 +1,18 @@
 import { createVerify, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AnthropicError } from '../anthropic-fake/errors.js';
-import { events, messageReply, plan as claudePlan } from '../anthropic-fake/reply.js';
+import { plan as claudePlan } from '../anthropic-fake/reply.js';
 import { validateMessagesRequest } from '../anthropic-fake/validate.js';
-import { GeminiError, errorJson } from '../gemini-fake/errors.js';
-import { chunks, generateReply, plan as geminiPlan } from '../gemini-fake/reply.js';
+import { GeminiError } from '../gemini-fake/errors.js';
+import { plan as geminiPlan } from '../gemini-fake/reply.js';
 import { isRecord, validateGenerateContent } from '../gemini-fake/validate.js';
 import { serveFake } from '../http-fake.js';
+import { claudeAnswer, claudeErrorBody, claudeEvents, documentedMessage, geminiAnswer, geminiChunks, googleErrorBody, tokenAnswer, tokenRefusal, TOKEN_REFUSAL_STATUS } from './documented.js';
 import type { FakeVertex, FakeVertexOptions, VertexRecordedRequest } from './types.js';
 
 const ROUTE = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/([^/:]+):([A-Za-z]+)$/;
 const GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 const SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
-const UNAUTHENTICATED =
-  'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.';
 const SHORT_LIVED = 'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.';
 
 class OAuthError extends Error {
@@ -23,6 +22,19 @@ class OAuthError extends Error {
     description: string,
   ) {
     super(description);
+  }
+}
+
+/** A Google refusal whose ErrorInfo detail the documented error carries (an expired token, a denied permission). */
+class VertexError extends GeminiError {
+  constructor(
+    status: number,
+    googleStatus: string,
+    message: string,
+    reason: string,
+    readonly metadata?: Record<string, unknown>,
+  ) {
+    super(status, googleStatus, message, reason);
   }
 }
 
@@ -56,8 +68,10 @@ const decodeSegment = (s: string): Record<string, unknown> | undefined => {
  * `/v1/projects/{project}/locations/{region}/publishers/…`: Gemini `:generateContent` /
  * `:streamGenerateContent` (SSE with `alt=sse`) and Claude `:rawPredict` / `:streamRawPredict`
  * (Anthropic body without `model`, `anthropic_version: vertex-2023-10-16`). Calls need a live
- * access token issued here for the same project. Errors are Google's (`{"error":{code,message,status}}`),
- * OAuth's (`{"error","error_description"}`) at the token endpoint, Anthropic's for Claude bodies.
+ * access token issued here for the same project. Answers, stream events, token answers and error
+ * bodies (Google's `{"error":{code,message,status}}`, OAuth's `{"error","error_description"}` at the
+ * token endpoint, Anthropic's for Claude bodies) are built from Vertex's documented examples
+ * (documented.ts, server/src/relay/adapters/vertex/fixtures).
  */
 export async function startFakeVertex(opts: FakeVertexOptions): Promise<FakeVertex> {
   const requests: VertexRecordedRequest[] = [];
@@ -70,28 +84,28 @@ export async function startFakeVertex(opts: FakeVertexOptions): Promise<FakeVert
   let tokenUri = '';
 
   function token(form: URLSearchParams): Record<string, unknown> {
-    if (refusal) throw new OAuthError(400, 'invalid_grant', refusal);
-    if (form.get('grant_type') !== GRANT) throw new OAuthError(400, 'unsupported_grant_type', `Invalid grant_type: ${form.get('grant_type') ?? ''}`);
+    if (refusal) throw new OAuthError(TOKEN_REFUSAL_STATUS, 'invalid_grant', refusal);
+    if (form.get('grant_type') !== GRANT) throw new OAuthError(TOKEN_REFUSAL_STATUS, 'unsupported_grant_type', `Invalid grant_type: ${form.get('grant_type') ?? ''}`);
     const parts = (form.get('assertion') ?? '').split('.');
     const header = decodeSegment(parts[0] ?? '');
     const claims = decodeSegment(parts[1] ?? '');
-    if (parts.length !== 3 || !header || !claims) throw new OAuthError(400, 'invalid_request', 'Invalid JWT: the assertion is not a signed JWT.');
-    if (header.alg !== 'RS256') throw new OAuthError(400, 'invalid_grant', 'Invalid JWT: only RS256 is accepted.');
+    if (parts.length !== 3 || !header || !claims) throw new OAuthError(TOKEN_REFUSAL_STATUS, 'invalid_request', 'Invalid JWT: the assertion is not a signed JWT.');
+    if (header.alg !== 'RS256') throw new OAuthError(TOKEN_REFUSAL_STATUS, 'invalid_grant', 'Invalid JWT: only RS256 is accepted.');
     const account = opts.serviceAccounts.find((a) => a.clientEmail === claims.iss);
-    if (!account) throw new OAuthError(400, 'invalid_grant', 'Invalid grant: account not found');
+    if (!account) throw new OAuthError(TOKEN_REFUSAL_STATUS, 'invalid_grant', 'Invalid grant: account not found');
     const ok = createVerify('RSA-SHA256').update(`${parts[0]}.${parts[1]}`).verify(account.publicKey, Buffer.from(parts[2]!, 'base64url'));
-    if (!ok) throw new OAuthError(400, 'invalid_grant', 'Invalid JWT Signature.');
-    if (claims.aud !== tokenUri) throw new OAuthError(400, 'invalid_grant', `Invalid JWT: Failed audience check. The right audience is ${tokenUri}`);
-    if (typeof claims.scope !== 'string' || !claims.scope.split(' ').includes(SCOPE)) throw new OAuthError(400, 'invalid_scope', 'Invalid OAuth scope or ID token audience provided.');
+    if (!ok) throw new OAuthError(TOKEN_REFUSAL_STATUS, 'invalid_grant', 'Invalid JWT Signature.');
+    if (claims.aud !== tokenUri) throw new OAuthError(TOKEN_REFUSAL_STATUS, 'invalid_grant', `Invalid JWT: Failed audience check. The right audience is ${tokenUri}`);
+    if (typeof claims.scope !== 'string' || !claims.scope.split(' ').includes(SCOPE)) throw new OAuthError(TOKEN_REFUSAL_STATUS, 'invalid_scope', 'Invalid OAuth scope or ID token audience provided.');
     const now = Math.floor(Date.now() / 1000);
     const iat = Number(claims.iat);
     const exp = Number(claims.exp);
-    if (!Number.isInteger(iat) || !Number.isInteger(exp) || exp - iat > 3600 || exp <= now || iat > now + 300) throw new OAuthError(400, 'invalid_grant', SHORT_LIVED);
+    if (!Number.isInteger(iat) || !Number.isInteger(exp) || exp - iat > 3600 || exp <= now || iat > now + 300) throw new OAuthError(TOKEN_REFUSAL_STATUS, 'invalid_grant', SHORT_LIVED);
     const lifetime = opts.tokenLifetimeSec ?? 3599;
     const access = `ya29.c.fake${randomBytes(24).toString('base64url')}`;
     issued.set(access, { email: account.clientEmail, expiresAt: Date.now() + lifetime * 1000 });
     tokenCount += 1;
-    return { access_token: access, expires_in: lifetime, token_type: 'Bearer' };
+    return tokenAnswer(access, lifetime);
   }
 
   function claude(res: ServerResponse, record: VertexRecordedRequest, body: unknown): void {
@@ -105,9 +119,9 @@ export async function startFakeVertex(opts: FakeVertexOptions): Promise<FakeVert
     const messages = { ...rest, model: record.model! };
     validateMessagesRequest(messages);
     const p = claudePlan(messages, { chunkCount, cacheRead: 0, cacheCreation: 0, id: `msg_vrtx_${String(++counter).padStart(8, '0')}`, toolId: `toolu_vrtx_${String(counter).padStart(8, '0')}` });
-    if (!streaming) return sendJson(res, 200, messageReply(p));
+    if (!streaming) return sendJson(res, 200, claudeAnswer(p));
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
-    for (const [name, data] of events(p, chunkCount)) res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+    for (const [name, data] of claudeEvents(p, chunkCount)) res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
     res.end();
   }
 
@@ -115,16 +129,16 @@ export async function startFakeVertex(opts: FakeVertexOptions): Promise<FakeVert
     if (record.action !== 'generateContent' && record.action !== 'streamGenerateContent') throw new GeminiError(404, 'NOT_FOUND', `Method ${record.action ?? ''} is not found.`);
     // Vertex, unlike AI Studio, requires every content's role.
     const contents = isRecord(body) && Array.isArray(body.contents) ? body.contents : [];
-    contents.forEach((c, i) => {
-      if (!isRecord(c) || (c.role !== 'user' && c.role !== 'model')) throw new GeminiError(400, 'INVALID_ARGUMENT', `Please use a valid role: user, model. (contents[${i}].role)`);
+    contents.forEach((c) => {
+      if (!isRecord(c) || (c.role !== 'user' && c.role !== 'model')) throw new GeminiError(400, 'INVALID_ARGUMENT', documentedMessage('INVALID_ARGUMENT'));
     });
     const checked = validateGenerateContent(body);
     const p = geminiPlan(checked, { model: record.model!, chunkCount, cachedTokens: 0, responseId: `vrtxResp${String(++counter).padStart(6, '0')}` });
-    if (record.action === 'generateContent') return sendJson(res, 200, generateReply(p));
+    if (record.action === 'generateContent') return sendJson(res, 200, geminiAnswer(p));
     const sse = query.get('alt') === 'sse';
     res.writeHead(200, { 'content-type': sse ? 'text/event-stream' : 'application/json; charset=UTF-8' });
     let first = true;
-    for (const c of chunks(p)) {
+    for (const c of geminiChunks(p)) {
       res.write(sse ? `data: ${JSON.stringify(c)}\r\n\r\n` : `${first ? '[' : '\r\n,'}${JSON.stringify(c)}`);
       first = false;
     }
@@ -145,7 +159,7 @@ export async function startFakeVertex(opts: FakeVertexOptions): Promise<FakeVert
       } catch (err) {
         if (!(err instanceof OAuthError)) throw err;
         record.rejected = { status: err.status, message: err.message };
-        return sendJson(res, err.status, { error: err.error, error_description: err.message });
+        return sendJson(res, err.status, tokenRefusal(err.error, err.message));
       }
     }
     try {
@@ -159,25 +173,28 @@ export async function startFakeVertex(opts: FakeVertexOptions): Promise<FakeVert
       [record.project, record.location, record.kind, record.model, record.action] = [decodeURIComponent(m[1]!), decodeURIComponent(m[2]!), m[3] as 'google' | 'anthropic', decodeURIComponent(m[4]!), m[5]!];
       const auth = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''));
       const t = auth ? issued.get(auth[1]!) : undefined;
-      if (!t || t.expiresAt <= Date.now()) throw new GeminiError(401, 'UNAUTHENTICATED', UNAUTHENTICATED);
+      // An expired token is named as such (ACCESS_TOKEN_EXPIRED); an unknown one gets the bare refusal.
+      if (!t) throw new GeminiError(401, 'UNAUTHENTICATED', documentedMessage('UNAUTHENTICATED'));
+      if (t.expiresAt <= Date.now()) throw new VertexError(401, 'UNAUTHENTICATED', documentedMessage('UNAUTHENTICATED'), 'ACCESS_TOKEN_EXPIRED');
       const project = projects.get(t.email);
       if (project !== undefined && project !== record.project) {
-        throw new GeminiError(403, 'PERMISSION_DENIED', `Permission 'aiplatform.endpoints.predict' denied on resource '//aiplatform.googleapis.com/projects/${record.project}/locations/${record.location}/publishers/${record.kind}/models/${record.model}' (or it may not exist).`);
+        const resource = `projects/${record.project}/locations/${record.location}/publishers/${record.kind}/models/${record.model}`;
+        throw new VertexError(403, 'PERMISSION_DENIED', `Permission 'aiplatform.endpoints.predict' denied on resource '//aiplatform.googleapis.com/${resource}' (or it may not exist).`, 'IAM_PERMISSION_DENIED', { permission: 'aiplatform.endpoints.predict', resource });
       }
       if (record.kind === 'anthropic') claude(res, record, record.body);
       else gemini(res, record, record.body, url.searchParams);
     } catch (err) {
       if (err instanceof AnthropicError) {
         record.rejected = { status: err.status, message: err.message };
-        return sendJson(res, err.status, { type: 'error', error: { type: err.type, message: err.message } });
+        return sendJson(res, err.status, claudeErrorBody(err.type, err.message));
       }
       if (!(err instanceof GeminiError)) throw err;
       record.rejected = { status: err.status, message: err.message };
-      sendJson(res, err.status, errorJson(err));
+      sendJson(res, err.status, googleErrorBody({ status: err.status, googleStatus: err.googleStatus, message: err.message, reason: err.reason, metadata: err instanceof VertexError ? err.metadata : undefined }));
     }
   }
 
-  const listening = await serveFake(opts, (req, res) => handle(req, res), (res, err) => sendJson(res, 500, errorJson({ status: 500, googleStatus: 'INTERNAL', message: `Fake upstream bug: ${String(err)}` })));
+  const listening = await serveFake(opts, (req, res) => handle(req, res), (res, err) => sendJson(res, 500, googleErrorBody({ status: 500, googleStatus: 'INTERNAL', message: `Fake upstream bug: ${String(err)}` })));
   tokenUri = `${listening.url}/token`;
   return {
     url: listening.url,
