@@ -3,13 +3,18 @@ import type { ConvertContext, FormatConverter, FormatSpec, StreamWriter, TextFor
 /** The events of SSE text a converter wrote (always `event:` / `data:` lines, blank-line separated). */
 export function framesToEvents(text: string): UpstreamEvent[] {
   const out: UpstreamEvent[] = [];
-  for (const block of text.split('\n\n')) {
+  // SSE allows CRLF, CR or LF line ends and "data:" with or without its space (HTML's event-stream rules).
+  for (const block of text.split(/\r\n\r\n|\n\n|\r\r/)) {
     if (!block) continue;
     let event: string | undefined;
     const data: string[] = [];
-    for (const line of block.split('\n')) {
-      if (line.startsWith('event: ')) event = line.slice(7);
-      else if (line.startsWith('data: ')) data.push(line.slice(6));
+    for (const line of block.split(/\r\n|\n|\r/)) {
+      const colon = line.indexOf(':');
+      if (colon <= 0) continue;
+      const field = line.slice(0, colon);
+      const value = line.charCodeAt(colon + 1) === 0x20 ? line.slice(colon + 2) : line.slice(colon + 1);
+      if (field === 'event') event = value;
+      else if (field === 'data') data.push(value);
     }
     if (data.length) out.push({ event, data: data.join('\n') });
   }
