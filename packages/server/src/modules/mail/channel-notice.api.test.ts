@@ -33,7 +33,7 @@ describe('root is told when a channel is switched off or on automatically', () =
   it('a relayed request whose key the upstream refuses: the channel is disabled, root gets a log entry and a mail with the reason', async () => {
     const id = await addChannel(h.root, { base_url: h.fake.url, key: 'sk-revoked', name: 'dead-openai', models: 'gpt-4o-mini' });
     const c = await addCaller(h);
-    const err = await c.client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e as { status: number });
+    const err = (await c.client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e)) as { status: number };
     expect(err.status).toBe(401);
     await h.server.ctx.channelNotice.settled();
     const notice = `通道「dead-openai」（#${id}）已被禁用，原因：`;

@@ -1,6 +1,6 @@
 import { channelTypeInfo } from '@modelgate/shared';
 import type { WireError, WireFormat } from '../formats/types.js';
-import { AdapterBase } from './base.js';
+import { AdapterBase, type ModelListRequest } from './base.js';
 import type { BalanceQuery } from './balance.js';
 import type { ChannelTarget, RelayMode, UpstreamCall } from './types.js';
 import { ALL_MODES, MODE_FORMAT, MODE_PATH } from './types.js';
@@ -29,7 +29,33 @@ export function trimBase(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
+/**
+ * A base URL whose paths already add `/v1`, without a trailing `/v1` the admin copied from the
+ * vendor's docs: `https://api.example.com/v1/` would otherwise be asked for `/v1/v1/models` and
+ * answer a bare 404 (issue 35).
+ */
+export function stripV1(url: string): string {
+  return trimBase(url).replace(/\/v1$/i, '');
+}
+
 /** Message of a non-OpenAI error body: the first of the fields vendors use (reference §3.2 step 9). */
+/**
+ * FastAPI's validation detail (Mistral's 422 `message.detail`, Jina's `detail`): each problem as
+ * `body.stream_options: Extra inputs are not permitted`, so the caller learns which field to fix.
+ */
+function validationDetail(v: unknown): string | undefined {
+  const list = Array.isArray(v) ? v : v && typeof v === 'object' && Array.isArray((v as { detail?: unknown }).detail) ? (v as { detail: unknown[] }).detail : undefined;
+  if (!list) return undefined;
+  const parts = list
+    .map((d) => {
+      const item = d && typeof d === 'object' ? (d as { loc?: unknown; msg?: unknown }) : {};
+      if (typeof item.msg !== 'string' || !item.msg) return '';
+      return Array.isArray(item.loc) && item.loc.length ? `${item.loc.join('.')}: ${item.msg}` : item.msg;
+    })
+    .filter(Boolean);
+  return parts.length ? parts.slice(0, 5).join('; ') : undefined;
+}
+
 function vendorMessage(json: Record<string, unknown>): string | undefined {
   const pick = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
   const header = json.header as Record<string, unknown> | undefined;
@@ -41,6 +67,8 @@ function vendorMessage(json: Record<string, unknown>): string | undefined {
     pick(json.error_msg) ??
     pick(typeof json.error === 'string' ? json.error : undefined) ??
     pick(json.detail) ??
+    validationDetail(json.message) ??
+    validationDetail(json.detail) ??
     pick(header?.message) ??
     pick(response?.error?.message)
   );
@@ -68,7 +96,9 @@ export function parseOpenAIError(status: number, body: string): WireError {
       };
     }
     const message = vendorMessage(obj);
-    if (message) return { status, type: 'upstream_error', code: 'bad_response_status_code', param: String(status), message };
+    // A vendor's own error type (Mistral's invalid_request_message_error), not a bare "error" envelope tag.
+    const type = typeof obj.type === 'string' && obj.type && obj.type !== 'error' ? obj.type : 'upstream_error';
+    if (message) return { status, type, code: 'bad_response_status_code', param: String(status), message };
   }
   return { status, type: 'upstream_error', code: 'bad_response_status_code', param: String(status), message: `bad response status code ${status}` };
 }
@@ -109,7 +139,14 @@ export class OpenAIWireAdapter extends AdapterBase {
   }
 
   protected base(ch: ChannelTarget): string {
-    return trimBase(ch.baseUrl || this.defaultBaseUrl);
+    const base = trimBase(ch.baseUrl || this.defaultBaseUrl);
+    return this.prefix === '/v1' ? stripV1(base) : base;
+  }
+
+  /** `{base}/v1/models` with the same base as every other call (a trailing `/v1` not doubled). */
+  override modelListRequest(ch: ChannelTarget, pageToken?: string): ModelListRequest {
+    if (this.prefix !== '/v1') return super.modelListRequest(ch, pageToken);
+    return { url: `${stripV1(ch.baseUrl || this.defaultBaseUrl || 'https://api.openai.com')}/v1/models`, headers: { authorization: `Bearer ${ch.key}` } };
   }
 
   protected url(call: UpstreamCall): string {

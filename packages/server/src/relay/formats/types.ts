@@ -7,11 +7,23 @@
 import type { Lang, Usage } from '@modelgate/shared';
 
 /** Formats of text generation: a caller may speak any of them, an upstream one or more. */
-export type TextFormat = 'openai-chat' | 'openai-completions' | 'anthropic-messages' | 'gemini' | 'openai-responses' | 'cohere-chat';
+/**
+ * Wire formats a provider folder adds for itself, declared in that folder by declaration merging
+ * (`declare module '<path>/formats/types.js' { interface ProviderTextFormats { 'cohere-chat': true } }`
+ * beside its converter), so adding a provider's own format touches only its folder. Here only the
+ * formats callers may speak (the ingress routes read them) and OpenAI's.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by provider folders (declaration merging)
+export interface ProviderTextFormats {}
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by provider folders (declaration merging)
+export interface ProviderFormats {}
 
-/** Every wire format an adapter can declare for a mode; the non-text ones are OpenAI's own. */
+export type TextFormat = 'openai-chat' | 'openai-completions' | 'anthropic-messages' | 'gemini' | 'openai-responses' | keyof ProviderTextFormats;
+
+/** Every wire format an adapter can declare for a mode; the non-text ones are OpenAI's own or a provider's (`ProviderFormats`). */
 export type WireFormat =
   | TextFormat
+  | keyof ProviderFormats
   | 'openai-embeddings'
   | 'openai-images'
   /** multipart/form-data uploads, forwarded as bytes (the model field rewritten when mapped). */
@@ -28,11 +40,7 @@ export type WireFormat =
   /** Gemini `:embedContent` (a caller format: sent upstream as a one-request batch). */
   | 'gemini-embed-content'
   /** `{model,query,documents,top_n,return_documents}` → `{results:[{index,relevance_score,document?}]}` (Jina, Cohere v1, SiliconCloud). */
-  | 'rerank'
-  /** Cohere `POST /v2/embed`. */
-  | 'cohere-embed'
-  /** Ollama's native `POST /api/embed`. */
-  | 'ollama-embed';
+  | 'rerank';
 
 /** One upstream stream event after its framing was decoded (SSE here; other framings decode to the same). */
 export interface UpstreamEvent {

@@ -92,7 +92,8 @@ describe('Mistral', () => {
   // Known gap: Mistral's 422 puts its validation detail in an object `message`, which the shared
   // OpenAI error reading (openai-base.ts) does not take apart, so only the status reaches the caller.
   it('reads its 422 validation error as a 422 that switches nothing off', () => {
-    expect(classifiedFixture(adapter, S, 'mistral.error.unprocessable')).toMatchObject({ status: 422, disablesChannel: false });
+    // FastAPI's validation detail names the field to fix (it was dropped for a generic message before).
+    expect(classifiedFixture(adapter, S, 'mistral.error.unprocessable')).toMatchObject({ status: 422, type: 'invalid_request_message_error', message: 'body.stream_options: Extra inputs are not permitted', disablesChannel: false });
   });
 });
 

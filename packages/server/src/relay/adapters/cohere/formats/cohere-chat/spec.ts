@@ -2,6 +2,13 @@ import { emptyUsage, type Usage } from '@modelgate/shared';
 import { isObj, parseObject } from '../../../../formats/shared/wire.js';
 import type { EventFacts, FormatSpec, StreamReader, WireError } from '../../../../formats/types.js';
 
+/** Cohere's v2 chat is this folder's own wire format (see ProviderTextFormats in formats/types.ts). */
+declare module '../../../../formats/types.js' {
+  interface ProviderTextFormats {
+    'cohere-chat': true;
+  }
+}
+
 /**
  * Cohere Chat v2 (`POST /v2/chat`, providers-international §6.2): OpenAI-like messages and tools,
  * content as typed blocks, usage in `usage.billed_units` (what Cohere bills) and `usage.tokens`,

@@ -2,6 +2,13 @@ import { emptyUsage } from '@modelgate/shared';
 import { float32Base64, isObj, unsupported } from '../../../../formats/shared/wire.js';
 import type { BodyConverter } from '../../../../formats/types.js';
 
+/** Cohere `POST /v2/embed`: this folder's own wire format (see ProviderFormats in formats/types.ts). */
+declare module '../../../../formats/types.js' {
+  interface ProviderFormats {
+    'cohere-embed': true;
+  }
+}
+
 const FIELDS = new Set(['model', 'input', 'dimensions', 'encoding_format', 'user']);
 
 /**
