@@ -38,6 +38,23 @@ describe('fake Anthropic: requests are checked as the Messages API documents the
     ['an OpenAI image part', headers, { ...base, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'http://x' } }] }] }, 400, 'invalid_request_error', "messages.0.content.0.type: Input tag 'image_url' is not allowed in a user message"],
     ['a tool_result without its tool_use', headers, { ...base, messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'x' }] }] }, 400, 'invalid_request_error', 'unexpected `tool_use_id`'],
     ['a thinking budget at max_tokens', headers, { ...base, thinking: { type: 'enabled', budget_tokens: 2000 }, max_tokens: 2000 }, 400, 'invalid_request_error', '`max_tokens` must be greater than `thinking.budget_tokens`'],
+    [
+      'thinking on while answering a tool call whose turn lost its thinking block',
+      headers,
+      {
+        ...base,
+        max_tokens: 4096,
+        thinking: { type: 'enabled', budget_tokens: 2000 },
+        messages: [
+          { role: 'user', content: 'weather?' },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: {} }] },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'sunny' }] },
+        ],
+      },
+      400,
+      'invalid_request_error',
+      'messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`',
+    ],
   ] as const)('refuses %s with Anthropic’s error body', async (_name, h, body, status, type, message) => {
     const res = await post(body, h);
     expect(res.status).toBe(status);

@@ -19,6 +19,23 @@ export const BETA_CONTEXT_MANAGEMENT = 'context-management-2025-06-27';
 export const BETA_MID_CONVERSATION_SYSTEM = 'mid-conversation-system-2026-04-07';
 export const BETA_PER_TURN_CONTROL = 'per-turn-control-2026-07-01';
 export const BETA_THINKING_DISPLAY_UPDATES = 'thinking-display-updates-2026-08-18';
+
+/**
+ * Extended thinking with tool use (docs: "Extended thinking" → "Preserving thinking blocks"): with
+ * thinking enabled, the last assistant turn, when it called tools, must start with the thinking
+ * block it was answered with (signature and all), or the request is refused.
+ */
+function checkThinkingToolLoop(messages: unknown[]): void {
+  const i = messages.findLastIndex((m) => isRecord(m) && m.role === 'assistant');
+  const last = i >= 0 ? (messages[i] as Record<string, unknown>) : undefined;
+  if (!last || !Array.isArray(last.content) || !last.content.some((b) => isRecord(b) && b.type === 'tool_use')) return;
+  const first = last.content[0] as Record<string, unknown> | undefined;
+  if (first?.type === 'thinking' || first?.type === 'redacted_thinking') return;
+  throw invalid(
+    `messages.${i}.content.0.type`,
+    `Expected \`thinking\` or \`redacted_thinking\`, but found \`${String(first?.type)}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceding the lastmost set of \`tool_use\` and \`tool_result\` blocks). To avoid this requirement, disable \`thinking\`.`,
+  );
+}
 const EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'];
 const MEDIA_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 const USER_BLOCKS = new Set(['text', 'image', 'document', 'tool_result']);
@@ -198,6 +215,7 @@ export function validateMessagesRequest(body: unknown, countTokens = false, beta
       if (!isInt(t.budget_tokens) || t.budget_tokens < 1024) throw invalid('thinking.enabled.budget_tokens', 'Input should be greater than or equal to 1024');
       if (!countTokens && t.budget_tokens >= (body.max_tokens as number)) throw invalid('', '`max_tokens` must be greater than `thinking.budget_tokens`');
       if (body.temperature !== undefined && body.temperature !== 1) throw invalid('', '`temperature` may only be set to 1 when thinking is enabled');
+      checkThinkingToolLoop(body.messages as unknown[]);
     }
   }
 }

@@ -11,8 +11,8 @@ import { testDbKinds } from '../../test-support/test-db.js';
 const REFUSED_EN =
   "The channel's address leads to an address this server may not connect to (loopback, private, link-local or cloud metadata): refused. The super admin may save the channel again, or allow the range in Allowed private ranges";
 const REFUSED_ZH = '渠道地址指向本服务器不允许连接的地址（回环、内网、链路本地或云元数据），已拒绝连接；可由超级管理员重新保存该渠道，或在“允许访问的内网网段”中放行';
-/** The relay's usual upstream failure, as for any connection that fails. */
-const UPSTREAM_FAILED_ZH = expect.stringMatching(/^请求上游地址失败 \(request id: \w+\)$/);
+/** The relay's usual upstream failure, as for any connection that fails (in English: the caller names no language). */
+const UPSTREAM_FAILED = expect.stringMatching(/^Failed to reach the upstream \(request id: \w+\)$/);
 const messages = [{ role: 'user' as const, content: 'Hello there friend' }];
 const MODELS = ['guard-late', 'guard-probe', 'guard-resave', 'guard-old-row', 'guard-allowed', 'guard-plain'];
 
@@ -65,7 +65,7 @@ describe.each(testDbKinds())('channel targets checked when connecting, on %s', (
     const before = await balances(h, c);
     const err = (await chat(c, 'guard-late').catch((e: unknown) => e)) as { status: number; error: Record<string, unknown> };
     expect(err.status).toBe(500);
-    expect(err.error).toMatchObject({ message: UPSTREAM_FAILED_ZH, type: 'new_api_error', code: 'do_request_failed' });
+    expect(err.error).toMatchObject({ message: UPSTREAM_FAILED, type: 'new_api_error', code: 'do_request_failed' });
     expect(JSON.stringify(err.error)).not.toContain('127.0.0.1');
     expect(await balances(h, c)).toEqual(before);
     expect(await consumeLogs(h, c.userId)).toEqual([]);
@@ -128,7 +128,7 @@ describe.each(testDbKinds())('channel targets checked when connecting, on %s', (
     const sent = h.fake.requests.length;
     const err = (await chat(c, 'guard-old-row').catch((e: unknown) => e)) as { status: number; error: Record<string, unknown> };
     expect(err.status).toBe(500);
-    expect(err.error).toMatchObject({ message: UPSTREAM_FAILED_ZH, code: 'do_request_failed' });
+    expect(err.error).toMatchObject({ message: UPSTREAM_FAILED, code: 'do_request_failed' });
     expect((await admin.get(`/api/channel/test/${id}`)).body).toMatchObject({ success: false, message: REFUSED_EN });
     expect(h.fake.requests.length).toBe(sent);
     expect(await balances(h, c)).toEqual(mid);

@@ -74,7 +74,7 @@ describe.each(testDbKinds())('channel targets checked when dialling and on side 
     const frames = sp.requests.length;
     const err = (await c.client.chat.completions.create({ model: SPARK, messages }).catch((e: unknown) => e)) as { status: number; error: Record<string, unknown> };
     expect(err.status).toBe(500);
-    expect(err.error).toMatchObject({ code: 'do_request_failed', message: expect.stringMatching(/^请求上游地址失败 \(request id: \w+\)$/) });
+    expect(err.error).toMatchObject({ code: 'do_request_failed', message: expect.stringMatching(/^Failed to reach the upstream \(request id: \w+\)$/) });
     expect((await admin.get(`/api/channel/test/${id}`)).body).toMatchObject({ success: false, message: REFUSED_EN });
     expect(sp.requests.length).toBe(frames);
     expect(await balances(h, c)).toEqual(before);

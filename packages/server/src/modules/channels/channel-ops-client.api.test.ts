@@ -53,14 +53,15 @@ describe('channel probes through the upstream client', () => {
     const id = await addChannel(h.root, { type: 15, key: FAKE_BAIDU_KEY, base_url: baidu.url, models: 'ERNIE-Speed-8K', test_model: 'ERNIE-Speed-8K' });
     await h.root.get(`/api/channel/test/${id}`);
     const c = await addCaller(h);
-    baidu.setFault({ errorCode: 18, message: 'Open api qps request limit reached', times: 1 });
+    baidu.setFault({ errorCode: 336000, message: 'Internal error', times: 1 });
     const tested = await h.root.get(`/api/channel/test/${id}`);
-    baidu.setFault({ errorCode: 18, message: 'Open api qps request limit reached', times: 10 });
+    baidu.setFault({ errorCode: 336000, message: 'Internal error', times: 10 });
     const relayed = (await c.client.chat.completions.create({ model: 'ERNIE-Speed-8K', messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e)) as { status: number; error: { message: string } };
     baidu.setFault(null);
+    // Baidu's code 336000 (internal error) arrives in a 200; its code table names it a 500.
     expect(relayed.status).toBe(500);
     const words = relayed.error.message.replace(/ \(request id: .*\)$/, '');
-    expect(words).toBe('Open api qps request limit reached');
+    expect(words).toBe('Internal error');
     expect(tested.body).toMatchObject({ success: false, message: `The upstream answered with an unexpected response: HTTP 200: error object (${words})` });
   });
 
