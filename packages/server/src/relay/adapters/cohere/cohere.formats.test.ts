@@ -50,14 +50,15 @@ describe('OpenAI chat caller → Cohere v2 request', () => {
 });
 
 describe('Cohere v2 answers → OpenAI chat', () => {
-  it('reads the text answer with billed units as usage and the cache hits', () => {
+  it('reads the text answer with billed units as usage (cache hits already netted out by Cohere)', () => {
     const call = callOf(adapter, { model: MODEL });
     const reply = adapter.convertResponse(call, fixtureBody('cohere', 'chat.response'), testContext(MODEL))!;
     const body = reply.body!;
     expect(message(body)).toEqual({ role: 'assistant', content: 'LLMs, or Large Language Models, are AI models trained on vast text data to understand and generate human-like language.' });
-    expect({ ...body, choices: undefined, created: undefined }).toEqual({ id: 'chatcmpl-c14c80c3-18eb-4519-9460-6c92edd8cfb4', object: 'chat.completion', model: MODEL, choices: undefined, created: undefined, usage: { prompt_tokens: 5, completion_tokens: 22, total_tokens: 27, prompt_tokens_details: { cached_tokens: 448 } } });
+    expect({ ...body, choices: undefined, created: undefined }).toEqual({ id: 'chatcmpl-c14c80c3-18eb-4519-9460-6c92edd8cfb4', object: 'chat.completion', model: MODEL, choices: undefined, created: undefined, usage: { prompt_tokens: 5, completion_tokens: 22, total_tokens: 27 } });
     expect((body.choices as Msg[])[0]).toMatchObject({ index: 0, logprobs: null, finish_reason: 'stop' });
-    expect(reply.usage).toMatchObject({ promptTokens: 5, completionTokens: 22, cachedTokens: 448 });
+    // Billed units are what Cohere charges, cache hits already netted out: no second discount (448 hits against 5 billed).
+    expect(reply.usage).toMatchObject({ promptTokens: 5, completionTokens: 22, cachedTokens: 0 });
     expect(reply.text()).toBe('LLMs, or Large Language Models, are AI models trained on vast text data to understand and generate human-like language.');
   });
 
@@ -105,7 +106,7 @@ describe('Cohere v2 stream → OpenAI chunks', () => {
       { delta: {}, finish: 'stop' },
     ]);
     const usageChunk = run.frames.at(-2) as Msg;
-    expect(usageChunk).toMatchObject({ id: 'chatcmpl-29f14a5a-11de-4cae-9800-25e4747408ea', object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 5, completion_tokens: 6, total_tokens: 11, prompt_tokens_details: { cached_tokens: 448 } } });
+    expect(usageChunk).toMatchObject({ id: 'chatcmpl-29f14a5a-11de-4cae-9800-25e4747408ea', object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 5, completion_tokens: 6, total_tokens: 11 } });
     expect(run.frames.at(-1)).toBe('[DONE]');
     expect(run.text).toBe('Large Language Models are AI models.');
   });

@@ -15,13 +15,21 @@ declare module '../../../../formats/types.js' {
  * SSE events typed by their `type` field. An upstream format only: no caller speaks it.
  */
 
-/** Cohere usage → normalised usage: billed units first (what Cohere charges), else raw tokens. */
+/**
+ * Cohere usage → normalised usage: billed units first (what Cohere charges), else raw tokens.
+ * `cached_tokens` counts cache hits among the raw `tokens.input_tokens` (its preamble included);
+ * billed units are already what Cohere charges after them, so a cache discount applies only to the
+ * raw count — applied to billed units it would discount tokens Cohere bills in full (448 cached
+ * against 5 billed in its documented example).
+ */
 export function cohereUsage(raw: unknown): Usage | undefined {
   if (!isObj(raw)) return undefined;
   const pick = (o: unknown) => (isObj(o) && (typeof o.input_tokens === 'number' || typeof o.output_tokens === 'number') ? o : undefined);
-  const u = pick(raw.billed_units) ?? pick(raw.tokens);
+  const billed = pick(raw.billed_units);
+  const u = billed ?? pick(raw.tokens);
   if (!u) return undefined;
-  return { ...emptyUsage(), promptTokens: Number(u.input_tokens ?? 0), completionTokens: Number(u.output_tokens ?? 0), cachedTokens: typeof raw.cached_tokens === 'number' ? raw.cached_tokens : 0 };
+  const cached = !billed && typeof raw.cached_tokens === 'number' ? raw.cached_tokens : 0;
+  return { ...emptyUsage(), promptTokens: Number(u.input_tokens ?? 0), completionTokens: Number(u.output_tokens ?? 0), cachedTokens: cached };
 }
 
 /** Text of a v2 message: text and thinking blocks, tool plan, tool names and arguments (for local counting). */
