@@ -79,7 +79,11 @@ export function generateReply(p: ReplyPlan): Obj {
  * function call arrives whole in one (final) chunk.
  */
 export function* chunks(p: ReplyPlan): Generator<Obj> {
-  const chunk = (parts: Obj[], final: boolean) => response(p, final ? FINAL_CHUNK : RUNNING_CHUNK, parts, final);
+  yield* chunkParts(p, (parts, final) => response(p, final ? FINAL_CHUNK : RUNNING_CHUNK, parts, final));
+}
+
+/** The order of a plan's stream chunks, each built by `chunk` from its parts (Gemini's and Vertex's fakes). */
+export function* chunkParts(p: ReplyPlan, chunk: (parts: Obj[], final: boolean) => Obj): Generator<Obj> {
   if (p.thought) yield chunk([{ text: p.thought, thought: true }], false);
   if (p.call) {
     yield chunk([{ functionCall: { name: p.call, args: FAKE_GEMINI_ARGS } }], true);

@@ -1,6 +1,6 @@
 import { events, messageReply, type ReplyPlan as ClaudePlan } from '../anthropic-fake/reply.js';
 import { FAKE_GEMINI_ARGS } from '../gemini-fake/usage.js';
-import type { ReplyPlan as GeminiPlan } from '../gemini-fake/reply.js';
+import { chunkParts, type ReplyPlan as GeminiPlan } from '../gemini-fake/reply.js';
 import { providerFixture, providerFixtureNames } from '../provider-fixtures.js';
 
 /**
@@ -163,12 +163,5 @@ export function geminiAnswer(p: GeminiPlan): Obj {
  */
 export function* geminiChunks(p: GeminiPlan): Generator<Obj> {
   const createTime = new Date().toISOString();
-  const chunk = (parts: Obj[], final: boolean) => geminiResponse(p, final ? FINAL_CHUNK : RUNNING_CHUNK, parts, final, createTime);
-  if (p.thought) yield chunk([{ text: p.thought, thought: true }], false);
-  if (p.call) {
-    yield chunk([{ functionCall: { name: p.call, args: FAKE_GEMINI_ARGS } }], true);
-    return;
-  }
-  for (const [i, w] of p.words.entries()) yield chunk([{ text: i === 0 ? w : ` ${w}` }], i === p.words.length - 1);
-  if (p.words.length === 0) yield chunk([{ text: '' }], true);
+  yield* chunkParts(p, (parts, final) => geminiResponse(p, final ? FINAL_CHUNK : RUNNING_CHUNK, parts, final, createTime));
 }
