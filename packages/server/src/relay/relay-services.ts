@@ -13,7 +13,7 @@ import { NO_RELAY_OBSERVER, type RelayObserver } from './relay-observer.js';
 import { SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { UpstreamGuard } from '../net/upstream-guard.js';
 import type { ChannelTarget } from './adapters/types.js';
-import { createUpstreamAgent } from './upstream.js';
+import { createProxyAgent, createUpstreamAgent, unsupportedProxy } from './upstream.js';
 
 /** The relay's long-lived state: caches, the ledger and the upstream connection pool. */
 export class RelayServices {
@@ -40,7 +40,7 @@ export class RelayServices {
 
   constructor(
     private readonly handle: Db,
-    config: Readonly<Config>,
+    private readonly config: Readonly<Config>,
     secrets: SecretBox,
   ) {
     const ttl = config.syncFrequencySec * 1000;
@@ -55,9 +55,28 @@ export class RelayServices {
     this.streamHeadersTimeoutMs = firstByte > 0 ? Math.min(firstByte, overall || firstByte) * 1000 : undefined;
   }
 
-  /** The pool a channel's requests go through: the guarded one when no root placed its target. */
-  dispatcherFor(target: Pick<ChannelTarget, 'guard'>): Dispatcher {
+  /** One pool per proxy (and guard): `setting.proxy` of the channels that name one. */
+  private readonly proxies = new Map<string, Dispatcher>();
+
+  /**
+   * The pool a channel's requests go through: its own proxy's when its setting names one (http or
+   * https; a socks5 proxy is refused on connect, with its reason), else the guarded one when no root
+   * placed its target, else the shared one.
+   */
+  dispatcherFor(target: Pick<ChannelTarget, 'guard'> & { setting?: Readonly<Record<string, unknown>> }): Dispatcher {
+    const proxy = typeof target.setting?.proxy === 'string' ? target.setting.proxy.trim() : '';
+    if (proxy) return this.proxyDispatcher(proxy, target.guard);
     return target.guard ? this.guardedAgent : this.agent;
+  }
+
+  private proxyDispatcher(proxy: string, guard: UpstreamGuard | undefined): Dispatcher {
+    const key = `${guard ? 'guarded' : 'placed'} ${proxy}`;
+    let d = this.proxies.get(key);
+    if (!d) {
+      d = /^https?:\/\//i.test(proxy) ? createProxyAgent(proxy, this.config.relayTimeoutSec, this.config.streamingTimeoutSec, guard) : unsupportedProxy(proxy);
+      this.proxies.set(key, d);
+    }
+    return d;
   }
 
   /**
@@ -129,6 +148,6 @@ export class RelayServices {
 
   async close(): Promise<void> {
     await this.checkpointer.close();
-    await Promise.all([this.agent.close(), this.guardedAgent.close()]);
+    await Promise.all([this.agent.close(), this.guardedAgent.close(), ...[...this.proxies.values()].map((d) => d.close())]);
   }
 }

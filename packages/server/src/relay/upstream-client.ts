@@ -17,7 +17,7 @@ import { mapStatus, readBody, sendUpstream } from './upstream.js';
 
 /** Where a channel's connections go (`RelayServices.dispatcherFor`). */
 export interface UpstreamPools {
-  dispatcherFor(target: Pick<ChannelTarget, 'guard'>): Dispatcher;
+  dispatcherFor(target: Pick<ChannelTarget, 'guard'> & { setting?: Readonly<Record<string, unknown>> }): Dispatcher;
 }
 
 /** How long an exchange may take, and who may stop it. */
@@ -194,7 +194,7 @@ export function exchange(built: UpstreamRequest, o: ExchangeOptions): Promise<Up
 }
 
 /** A GET of an adapter's follow-up (task polling) through the channel's pool; never throws: status 0 says why it failed. */
-export async function followUpGet(pools: UpstreamPools, target: Pick<ChannelTarget, 'guard'>, url: string, headers: Record<string, string>, signal?: AbortSignal): Promise<FollowUpReply> {
+export async function followUpGet(pools: UpstreamPools, target: Pick<ChannelTarget, 'guard'> & { setting?: Readonly<Record<string, unknown>> }, url: string, headers: Record<string, string>, signal?: AbortSignal): Promise<FollowUpReply> {
   try {
     const res = await sendUpstream(url, { method: 'GET', headers: { accept: 'application/json', ...headers }, dispatcher: pools.dispatcherFor(target), signal });
     const text = (await readBody(res.body)).toString('utf8');

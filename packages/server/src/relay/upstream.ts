@@ -1,4 +1,4 @@
-import { Agent, buildConnector, request, type Dispatcher } from 'undici';
+import { Agent, buildConnector, Pool, ProxyAgent, request, type Dispatcher } from 'undici';
 import type { UpstreamGuard } from '../net/upstream-guard.js';
 import type { TransportReply } from './adapters/types.js';
 import type { WireError } from './formats/types.js';
@@ -27,6 +27,39 @@ export function createUpstreamAgent(relayTimeoutSec: number, streamingTimeoutSec
     headersTimeout: relayTimeoutSec * 1000,
     bodyTimeout: streamingTimeoutSec * 1000,
     ...connectOption(guard),
+  });
+}
+
+/**
+ * A channel's own proxy (`setting.proxy`, the reference's per-channel proxy): an http(s) proxy
+ * that the requests tunnel through (CONNECT for https upstreams), with the relay pool's timeouts.
+ * With `guard` (no root placed the channel), the connection to the proxy goes through the guard's
+ * checked lookup, as a direct connection to an upstream would; where the proxy then connects is the
+ * proxy's network, not this host's. Credentials in the URL (`http://user:pass@host:port`) are sent
+ * as Proxy-Authorization.
+ */
+export function createProxyAgent(proxyUrl: string, relayTimeoutSec: number, streamingTimeoutSec: number, guard?: UpstreamGuard): Dispatcher {
+  const proxyConnect = buildConnector({ timeout: CONNECT_TIMEOUT_MS });
+  return new ProxyAgent({
+    uri: proxyUrl,
+    keepAliveTimeout: 30_000,
+    keepAliveMaxTimeout: 600_000,
+    headersTimeout: relayTimeoutSec * 1000,
+    bodyTimeout: streamingTimeoutSec * 1000,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    clientFactory: (origin, opts) => new Pool(origin, { ...opts, connect: guard ? guard.connector(proxyConnect) : proxyConnect }),
+  });
+}
+
+/**
+ * A proxy scheme the relay cannot speak (socks5: accepted when saved, as the reference does): every
+ * connection fails with the reason, so the channel's request fails like an unreachable upstream and
+ * root's channel test names the cause, instead of the request silently bypassing the proxy.
+ */
+export function unsupportedProxy(proxyUrl: string): Dispatcher {
+  const scheme = proxyUrl.split(':', 1)[0]!.toLowerCase();
+  return new Agent({
+    connect: (_opts, callback) => callback(new Error(`the channel's ${scheme} proxy is not supported by the relay; use an http:// or https:// proxy`), null),
   });
 }
 
