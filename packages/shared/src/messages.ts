@@ -137,6 +137,7 @@ export const SERVER_MESSAGES = {
   RELAY_UPSTREAM_CREDENTIALS: { zh: '上游拒绝了该渠道的密钥（状态码 {status}），请联系管理员检查渠道配置', en: "the upstream rejected the channel's credentials (status {status})" },
   RELAY_SENSITIVE_COMPLETION: { zh: '回答包含敏感词：{words}，已停止输出', en: 'The answer contained sensitive words ({words}) and was stopped' },
   RELAY_MODEL_NOT_FOUND: { zh: '模型不存在', en: 'The model does not exist' },
+  RELAY_INPUT_TOO_LONG: { zh: '提示有 {tokens} 个 Token，超过该模型可用渠道的输入上限（最多 {limit} 个）', en: 'The prompt has {tokens} tokens, more than the channels of this model accept (at most {limit})' },
   RELAY_REALTIME_UPGRADE_REQUIRED: { zh: '该接口需要 WebSocket 连接（Upgrade: websocket）', en: 'This endpoint takes a WebSocket connection (Upgrade: websocket)' },
   RELAY_REALTIME_QUOTA_EXHAUSTED: { zh: '额度已用尽，实时会话已结束', en: 'The quota has run out; the realtime session was ended' },
   CHANNEL_TEST_RUNNING: { zh: '测试已在运行中', en: 'Test is already running' },

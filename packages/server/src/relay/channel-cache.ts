@@ -12,6 +12,8 @@ export interface RuntimeChannel {
   name: string;
   status: number;
   autoBan: boolean;
+  /** The channel's `max_input_tokens`: a longer prompt goes to another channel (0 = no limit). */
+  maxInputTokens: number;
   priority: number;
   weight: number;
   modelMapping: Record<string, string> | null;
@@ -50,6 +52,7 @@ export function toRuntime(row: ChannelRow, guard: UpstreamGuard = STRICT_GUARD):
     name: row.name,
     status: Number(row.status),
     autoBan: Number(row.auto_ban) === 1,
+    maxInputTokens: Math.max(0, Number(row.max_input_tokens ?? 0) || 0),
     priority: Number(row.priority),
     weight: Number(row.weight),
     modelMapping: stringMap(parseJsonObject(row.model_mapping)),

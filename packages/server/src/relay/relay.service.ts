@@ -14,6 +14,7 @@ import { reserve } from './relay-reserve.js';
 import type { RelayInput } from './relay-input.js';
 import { parseRelayInput, type RelayRoute } from './request-parse.js';
 import { sensitiveHits } from './sensitive/sensitive-filter.js';
+import { localPromptTokens } from './usage-count.js';
 import { assertModelAllowed, requestAuth, type RelayAuth } from './token-auth.js';
 
 export function pricingTables(ctx: Pick<RelayContext, 'options'>): PricingTables {
@@ -102,12 +103,55 @@ export async function relay(ctx: RelayContext, req: FastifyRequest, reply: Fasti
   }
 }
 
+/**
+ * Channels whose `max_input_tokens` the prompt exceeds are passed over (not an attempt: nothing is
+ * sent, no retry is used). The body's bytes bound its tokens, so the prompt is tokenised only when
+ * a limited channel could be too small for it, and then once.
+ */
+class InputLimits {
+  private tokens: number | undefined;
+  /** The largest limit a passed-over channel had (for the refusal's message). */
+  largest = 0;
+
+  constructor(private readonly run: Run) {}
+
+  async fits(ch: RuntimeChannel): Promise<boolean> {
+    const limit = ch.maxInputTokens;
+    if (limit <= 0 || this.run.input.raw.length <= limit) return true;
+    this.tokens ??= await localPromptTokens(this.run.input);
+    if (this.tokens <= limit) return true;
+    this.largest = Math.max(this.largest, limit);
+    return false;
+  }
+
+  /** `ch`, or the next channel that takes the prompt; `tried` gains each one passed over. */
+  async fitting(ch: RuntimeChannel | undefined, tried: Set<number>): Promise<RuntimeChannel | undefined> {
+    const { ctx, auth, input } = this.run;
+    while (ch && !(await this.fits(ch))) {
+      tried.add(ch.id);
+      ch = auth.pinned ? undefined : ctx.relay.channels.select(auth.group, input.model, tried);
+    }
+    return ch;
+  }
+
+  refusal(): RelayError {
+    const message = serverMessage('RELAY_INPUT_TOO_LONG', this.run.lang).replace('{tokens}', String(this.tokens ?? 0)).replace('{limit}', String(this.largest));
+    return new RelayError(400, 'invalid_request_error', 'context_length_exceeded', message);
+  }
+}
+
 /** `affinity`: the conversation's key in the affinity map, bound to the channel that serves it. */
 async function attemptLoop(run: Run, first: RuntimeChannel, affinity?: string): Promise<void> {
   const { ctx } = run;
   const tried = new Set<number>();
   const retries = run.auth.pinned ? 0 : Math.max(0, Math.floor(ctx.options.num('RetryTimes')));
-  let ch: RuntimeChannel | undefined = first;
+  const limits = new InputLimits(run);
+  let ch: RuntimeChannel | undefined = await limits.fitting(first, tried);
+  if (!ch) {
+    // No channel of the model takes a prompt this long: refused before any upstream call, nothing charged.
+    await ctx.relay.ledger.release(run.requestId);
+    throw limits.refusal();
+  }
   for (let i = 0; ch; i++) {
     tried.add(ch.id);
     run.used.push(ch.id);
@@ -129,7 +173,7 @@ async function attemptLoop(run: Run, first: RuntimeChannel, affinity?: string): 
       await ctx.relay.autoDisableChannel(ch.id, result.upstream.message.slice(0, 500)).catch((err: unknown) => run.req.log.error({ err }, 'auto-disable failed'));
     }
     const clientGone = run.reply.raw.destroyed && !run.reply.raw.writableEnded;
-    const next = result.retryable && i < retries && !clientGone ? ctx.relay.channels.select(run.auth.group, run.input.model, tried) : undefined;
+    const next = result.retryable && i < retries && !clientGone ? await limits.fitting(ctx.relay.channels.select(run.auth.group, run.input.model, tried), tried) : undefined;
     if (!next) {
       // Every channel failed: nothing was delivered, so nothing is charged.
       await ctx.relay.ledger.release(run.requestId);
