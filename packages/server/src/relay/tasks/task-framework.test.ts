@@ -114,6 +114,7 @@ describe('task framework (fake kind, SQLite)', () => {
       name: 'fake',
       status: ChannelStatus.Enabled,
       autoBan: false,
+      maxInputTokens: 0,
       priority: 0,
       weight: 0,
       modelMapping: null,
