@@ -54,6 +54,8 @@ export const routes: RouteObject[] = shellRoutes([
     children: [
       // The top nav's "console": the reference has no /console screen, the console starts at the token list.
       { path: 'console', element: <Navigate to="/token" replace /> },
+      // The reference's /user/edit edits the signed-in user: here that is the personal settings.
+      { path: 'user/edit', element: <Navigate to="/setting" replace /> },
       { path: 'setting', lazy: screen(() => import('../features/setting'), ['setting', 'pricing']) },
       { path: 'token', lazy: screen(() => import('../features/token'), ['token']) },
       { path: 'detail', lazy: screen(() => import('../features/detail'), ['detail']) },
@@ -69,7 +71,7 @@ export const routes: RouteObject[] = shellRoutes([
         children: [
           // The add/edit paths keep the list mounted with its drawer open, so closing returns to it.
           { path: 'channel', lazy: screen(() => import('../features/channel'), ['channel']), children: [{ index: true }, { path: 'add' }, { path: 'edit/:id' }] },
-          { path: 'user', lazy: screen(() => import('../features/user'), ['user']) },
+          { path: 'user', lazy: screen(() => import('../features/user'), ['user']), children: [{ index: true }, { path: 'edit/:id' }] },
           { path: 'redemption', lazy: screen(() => import('../features/redemption'), ['redemption']) },
         ],
       },

@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { Card } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
 import { showSuccess } from '../../lib/feedback';
 import { getPageSize, setPageSize } from '../../lib/storage';
 import {
@@ -19,12 +20,19 @@ import { EditUserDrawer } from './components/edit-user-drawer';
 import { UserFilters } from './components/user-filters';
 import { UserTable } from './components/user-table';
 
+/**
+ * Spec screen "user management". The edit drawer follows the route, like the channel screen's:
+ * /user/edit/:id edits that user (a link can open it), closing it returns to /user.
+ */
 export default function UserManagementPage() {
   const { t } = useTranslation('user');
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const params = useParams();
   const [query, setQuery] = useState<UserQuery>(() => ({ keyword: '', group: '', page: 1, pageSize: getPageSize() }));
   const [adding, setAdding] = useState(false);
-  const [editingId, setEditingId] = useState<number | null>(null);
+  const parsed = params.id ? Number(params.id) : NaN;
+  const editingId = Number.isInteger(parsed) && parsed > 0 ? parsed : null;
 
   const listKey = userKeys.list(query);
   const list = useQuery({ queryKey: listKey, queryFn: () => fetchUsers(query), placeholderData: keepPreviousData });
@@ -61,10 +69,10 @@ export default function UserManagementPage() {
           setQuery((old) => ({ ...old, page: pageSize !== old.pageSize ? 1 : page, pageSize }));
         }}
         onManage={(user, action) => manage.mutate({ user, action })}
-        onEdit={(user) => setEditingId(user.id)}
+        onEdit={(user) => void navigate(`/user/edit/${user.id}`)}
       />
       <AddUserModal open={adding} onClose={() => setAdding(false)} onCreated={() => void refresh()} />
-      <EditUserDrawer userId={editingId} onClose={() => setEditingId(null)} onSaved={() => void refresh()} />
+      <EditUserDrawer userId={editingId} onClose={() => void navigate('/user')} onSaved={() => void refresh()} />
     </Card>
   );
 }

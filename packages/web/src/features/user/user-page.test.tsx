@@ -124,4 +124,24 @@ describe('user management', () => {
     });
     expect(server.find('PUT', '/api/user/')[0].body).not.toHaveProperty('quota');
   });
+
+  it('opens the edit drawer from a /user/edit/:id link and returns to /user when closed', async () => {
+    const full = { ...makeUser(7), email: 'u7@example.com', github_id: '' };
+    mockApi({
+      'GET /api/user/': () => paged([makeUser(7)]),
+      'GET /api/group/': () => ok(['default']),
+      'GET /api/user/:id': () => ok(full),
+    });
+    const { router } = renderApp('/user/edit/7', ROOT_USER);
+    const inDrawer = () => screen.getAllByLabelText('用户名').find((el) => el.closest('.ant-drawer')) as HTMLInputElement | undefined;
+    await waitFor(() => expect(inDrawer()?.value).toBe('user7'));
+    fireEvent.click(button(inDrawer()!.closest('.ant-drawer') as HTMLElement, '取消'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/user'));
+  });
+
+  it('/user/edit (the reference\'s own-account editor) opens the personal settings', async () => {
+    mockApi({});
+    const { router } = renderApp('/user/edit', ROOT_USER);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/setting'));
+  });
 });
