@@ -49,6 +49,8 @@ for (const lang of ['zh', 'en'] as Lang[]) {
     await drawer.getByLabel(t('channel:field.customModels'), { exact: true }).fill(`gpt-${run}`);
     await drawer.getByRole('button', { name: t('channel:drawer.addCustom'), exact: true }).click();
     await drawer.getByRole('button', { name: t('common:action.submit'), exact: true }).click();
+    // Its models have no price: the save warns first (issue 35), and is confirmed.
+    await page.getByRole('button', { name: t('channel:unpriced.saveAnyway'), exact: true }).click();
     await expect(page.getByText(t('channel:drawer.created'))).toBeVisible();
 
     // 3. A user's quota, through the user drawer (+$1).

@@ -15,8 +15,10 @@ export function tr(lang: Lang, key: string, vars: Record<string, string | number
   const [ns, rest] = key.includes(':') ? key.split(':', 2) : ['common', key];
   const file = `${lang}/${ns}`;
   if (!bundles.has(file)) bundles.set(file, JSON.parse(readFileSync(path.join(i18nDir, `${file}.json`), 'utf8')));
-  let value: unknown = bundles.get(file);
-  for (const part of rest.split('.')) value = (value as Record<string, unknown>)?.[part];
+  const lookup = (path: string): unknown => path.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)?.[part], bundles.get(file));
+  // i18next's plural rule: a `_one` form for a count of 1 in English (Chinese has a single form).
+  const one = vars.count !== undefined && new Intl.PluralRules(lang).select(Number(vars.count)) === 'one' ? lookup(`${rest}_one`) : undefined;
+  const value = one ?? lookup(rest!);
   if (typeof value !== 'string') throw new Error(`missing translation ${lang}:${key}`);
   return value.replace(/{{\s*(\w+)\s*}}/g, (_, name: string) => String(vars[name] ?? ''));
 }

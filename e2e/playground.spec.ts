@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { startFakeOpenAI, type FakeOpenAI } from '@modelgate/testkit';
-import { consoleApi, expect, login, loginAsRoot, setModelEntry, test, tr, uniqueName, type Lang } from './fixtures';
+import { consoleApi, expect, login, loginAsRoot, newToken, setModelEntry, test, tr, uniqueName, type Lang } from './fixtures';
 
 /**
  * The playground and the chat links (issue 19): a streamed answer through a testkit fake, one
@@ -125,9 +125,14 @@ for (const lang of ['zh', 'en'] as Lang[]) {
       await page.getByTestId('side-nav').getByRole('link', { name: t('nav.log'), exact: true }).click();
       await expect(page.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: 'playground-default' }).first()).toBeVisible();
 
-      // 3. The chat client from the Chats option, opened from the side nav with the user's key.
+      // 3. The chat client from the Chats option, opened from the side nav with the user's key
+      // (a token of their own: none is made for them any more, issue 35).
+      await newToken(page, `${username}-chat`);
       await page.getByTestId('side-nav').getByText(t('nav.chat'), { exact: true }).click();
       await page.getByTestId('side-nav').getByRole('link', { name: CHAT_NAME }).click();
+      // The key leaves for another site only once the user agreed, told which site (issue 35).
+      await expect(page.getByTestId('chat-consent')).toContainText(new URL(CHAT_APP).host);
+      await page.getByTestId('chat-consent').getByRole('button').click();
       const frame = page.getByTestId('chat-frame');
       await expect(frame).toBeVisible();
       const [token] = await consoleApi<Array<{ key: string }>>(page, 'GET', '/api/token/?p=0&size=100');

@@ -121,6 +121,8 @@ export default defineConfig({
         SESSION_SECRET: 'e2e',
         GLOBAL_API_RATE_LIMIT_ENABLE: 'false',
         CRITICAL_RATE_LIMIT_ENABLE: 'false',
+        // Specs sign up with simple passwords (password123); newcomer-console.spec checks the refusal on its own server.
+        REJECT_COMMON_PASSWORDS: 'false',
         // The suite loads hundreds of pages from one IP; the 60-per-3-min web limit is not under test.
         GLOBAL_WEB_RATE_LIMIT_ENABLE: 'false',
         // The task screens' test waits for polled Midjourney and Suno tasks (default 15 s).

@@ -11,6 +11,8 @@ import { newRequestId } from './http/request-id.js';
 import { installOpenApi, openApiRoute } from './http/openapi.js';
 import { serializerCompiler, validatorCompiler } from './http/schema.js';
 import { IpMatcher, parseIpList } from './http/ip-list.js';
+import { apiRateLimitHook } from './http/console-rate-limit.js';
+import { limitPageLoad } from './http/limited-page.js';
 import { rateLimitHook } from './http/rate-limit.js';
 import { installSecurityHeaders, TELEGRAM_SCRIPT_ORIGIN, TURNSTILE_SCRIPT_ORIGIN } from './http/security-headers.js';
 import { installCsrfGuard } from './http/csrf.js';
@@ -113,7 +115,12 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   // Notices already noted are written before the database closes.
   app.addHook('onClose', async () => ctx.channelNotice.settled());
 
-  const apiLimit = rateLimitHook('GA', ctx.config.rateLimits.globalApi, ctx.rateLimitStore);
+  const apiLimit = apiRateLimitHook({
+    anonymous: ctx.config.rateLimits.globalApi,
+    signedIn: ctx.config.rateLimits.globalApiUser,
+    store: ctx.rateLimitStore,
+    sessions: ctx.sessions,
+  });
   app.addHook('onRequest', async (req, reply) => {
     if (req.url.startsWith('/api/')) {
       reply.header('Cache-Control', 'no-store');
@@ -198,7 +205,7 @@ async function registerConsole(app: FastifyInstance, ctx: Pick<AppContext, 'conf
       return reply.status(404).send({ error: { message: `Invalid URL (${req.method} ${url})`, type: 'invalid_request_error', param: null, code: null } });
     }
     if (ctx.config.frontendBaseUrl) return reply.redirect(`${ctx.config.frontendBaseUrl}${req.url}`, 301);
-    await webLimit(req, reply);
+    if (await limitPageLoad(req, reply, webLimit)) return reply;
     if (!hasConsole) {
       return reply
         .status(200)

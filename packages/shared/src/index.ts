@@ -2,6 +2,7 @@ export * from './constants.js';
 export * from './envelope.js';
 export * from './messages.js';
 export * from './validation.js';
+export * from './weak-passwords.js';
 export * from './roles.js';
 export * from './statuses.js';
 export * from './log-types.js';

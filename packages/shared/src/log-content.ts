@@ -64,3 +64,13 @@ export function splitLogAmounts(text: string): LogAmountPart[] {
   if (at < text.length) parts.push(text.slice(at));
   return parts;
 }
+
+/**
+ * A price or ratio as the log writes it: two decimals like the reference ("1.00", "2.50"), but every
+ * real digit beyond them (the reference's %.2f showed 0.07 for 0.075, so a bill could not be checked)
+ * and no float noise (0.1 + 0.2 is "0.30", not "0.30000000000000004").
+ */
+export function ratioText(value: number): string {
+  const exact = Number(value.toPrecision(12));
+  return Number(exact.toFixed(2)) === exact ? exact.toFixed(2) : String(exact);
+}

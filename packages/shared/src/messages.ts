@@ -21,6 +21,10 @@ export const SERVER_MESSAGES = {
   USERNAME_TOO_LONG: { zh: '用户名长度不能超过 12 个字符', en: 'Username must be at most 12 characters' },
   PASSWORD_TOO_SHORT: { zh: '密码长度不得小于 8 位', en: 'Password length must not be less than 8' },
   PASSWORD_TOO_LONG: { zh: '密码长度不得超过 20 位', en: 'Password length must not exceed 20' },
+  PASSWORD_TOO_COMMON: {
+    zh: '密码太常见或有规律（如 12345678、password123、与用户名相同），请换一个更难猜的密码',
+    en: 'This password is too common or predictable (like 12345678, password123 or the username); choose one that is harder to guess',
+  },
   ORIGINAL_PASSWORD_REQUIRED: { zh: '修改密码需要输入当前密码', en: 'Enter your current password to change it' },
   ORIGINAL_PASSWORD_WRONG: { zh: '当前密码错误', en: 'The current password is incorrect' },
   PASSWORDS_DIFFER: { zh: '两次输入的密码不一致', en: 'The two passwords differ' },
@@ -77,6 +81,8 @@ export const SERVER_MESSAGES = {
   OPTION_TELEGRAM_CONFIG: { zh: '无法启用 Telegram 登录，请先填入 Telegram Bot 配置！', en: 'Cannot enable Telegram login: fill in the bot name and token first' },
   OPTION_EMAIL_DOMAIN_CONFIG: { zh: '无法启用邮箱域名限制，请先填入限制的邮箱域名！', en: 'Cannot enable the email domain restriction: fill in the allowed domains first' },
   TOO_MANY_REQUESTS: { zh: '请求过于频繁，请稍后再试', en: 'Too many requests, please try later' },
+  TOO_MANY_REQUESTS_RETRY: { zh: '请求过于频繁，请 {seconds} 秒后再试', en: 'Too many requests, retry in {seconds} s' },
+  DUPLICATE_SUBMISSION: { zh: '同一提交已在处理或已完成，未重复执行', en: 'This submission is already being processed or was done; it was not repeated' },
   LOGIN_LOCKED: { zh: '该账户登录失败次数过多，请 {minutes} 分钟后再试', en: 'Too many failed sign-in attempts for this account. Try again in {minutes} min' },
   CSRF_REJECTED: {
     zh: '跨站请求已被拒绝：该请求并非来自本站。请直接在控制台中操作；如部署在反向代理之后，请转发 Host 请求头或设置服务器地址',
@@ -241,6 +247,8 @@ export const SERVER_MESSAGES = {
   MJ_IMAGE_NOT_RASTER: { zh: '任务图片不是受支持的位图格式（png、jpeg、gif、webp、avif、bmp），已拒绝转发', en: 'The task image is not a supported raster image (png, jpeg, gif, webp, avif, bmp) and is not forwarded' },
   MJ_NOTIFY_UNSIGNED: { zh: '任务通知只接受网关交给绘图代理的签名回调地址，任务状态以轮询上游为准', en: 'Task notifications are accepted only on the signed callback URL the gateway gave the drawing proxy; task status comes from polling the upstream' },
   MJ_NOTIFY_HOOK_INVALID: { zh: 'notifyHook 必须是 http(s) 地址', en: 'notifyHook must be an http(s) URL' },
+  OPTION_MODEL_RATIO_RESET: { zh: '模型倍率已重置为默认值', en: 'Model ratios were reset to the defaults' },
+  OPTION_PRICE_TABLES_RESET: { zh: '模型倍率、补全倍率、模型价格和缓存倍率已重置为默认值', en: 'Model ratios, completion ratios, model prices and cache ratios were reset to the defaults' },
   CHANNEL_DISABLED_NOTICE: { zh: '通道「{name}」（#{id}）已被禁用，原因：{reason}', en: 'Channel "{name}" (#{id}) has been disabled: {reason}' },
   CHANNEL_ENABLED_NOTICE: { zh: '通道「{name}」（#{id}）已被启用', en: 'Channel "{name}" (#{id}) has been enabled again' },
 } as const satisfies Record<string, { zh: string; en: string }>;

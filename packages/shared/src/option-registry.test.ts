@@ -45,7 +45,7 @@ describe('option registry', () => {
     expect(optionValue('DisplayInCurrencyEnabled', 'false')).toBe(false);
     expect(optionValue('QuotaPerUnit', '1000')).toBe(1000);
     expect(optionValue('QuotaPerUnit', 'abc')).toBe(500000);
-    expect(optionValue('SystemName', undefined)).toBe('New API');
+    expect(optionValue('SystemName', undefined)).toBe('ModelGate');
     expect(optionValue('GroupRatio', '{"a":2}')).toEqual({ a: 2 });
     expect(optionValue('GroupRatio', '{bad')).toEqual({ default: 1, vip: 1, svip: 1 });
   });

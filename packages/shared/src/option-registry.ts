@@ -127,7 +127,8 @@ export const OPTION_REGISTRY = {
   MinTopUp: int(1, { ...pub('min_topup'), ...PAYMENT }),
   TopupGroupRatio: json(DEFAULT_GROUP_RATIO, 'ratios', PAYMENT),
   Notice: text('', pub('/api/notice')),
-  SystemName: text('New API', pub('system_name')),
+  // One name everywhere (README, console, tab): the reference's 'New API' read as another product (issue 35).
+  SystemName: text('ModelGate', pub('system_name')),
   Logo: text('', pub('logo')),
   HomePageContent: text('', pub('/api/home_page_content')),
   About: text('', pub('/api/about')),

@@ -11,6 +11,8 @@ describe('loadConfig', () => {
     expect(c.nodeType).toBe('master');
     expect(c.syncFrequencySec).toBe(60);
     expect(c.rateLimits.globalApi).toEqual({ enabled: true, max: 180, windowSec: 180 });
+    expect(c.rateLimits.globalApiUser).toEqual({ enabled: true, max: 1800, windowSec: 180 });
+    expect(c.rejectCommonPasswords).toBe(true);
     expect(c.rateLimits.globalWeb).toEqual({ enabled: true, max: 60, windowSec: 180 });
     expect(c.rateLimits.critical).toEqual({ enabled: true, max: 20, windowSec: 1200 });
     expect(c.sessionSecretGenerated).toBe(true);

@@ -47,6 +47,8 @@ export interface Config {
   webDistDir: string;
   rateLimits: {
     globalApi: RateLimitSetting;
+    /** `/api` calls per signed-in console user (instead of the per-IP budget; docs/settings.md#rate-limits). */
+    globalApiUser: RateLimitSetting;
     globalWeb: RateLimitSetting;
     critical: RateLimitSetting;
     /** Requests per API token per window on `/v1` (off unless RELAY_TOKEN_RATE_LIMIT > 0). */
@@ -74,6 +76,8 @@ export interface Config {
   /** How often the task poller asks the upstreams (TASK_POLL_INTERVAL_MS, default 15 s as the reference). */
   taskPollIntervalMs: number;
   generateDefaultToken: boolean;
+  /** REJECT_COMMON_PASSWORDS (default true): refuse common and patterned passwords when one is chosen. */
+  rejectCommonPasswords: boolean;
   logLevel: string;
   turnstileVerifyUrl: string;
   /** OAUTH_TIMEOUT (seconds, decimals allowed; default 5 like the reference): each call to a sign-in provider. */
@@ -214,6 +218,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     webDistDir: path.resolve(cwd, str(env, 'WEB_DIST_DIR', defaultWebDist())),
     rateLimits: {
       globalApi: rateLimit(env, 'GLOBAL_API_RATE_LIMIT', 180, 180),
+      // 10 calls a second for 3 minutes: far past brisk clicking (~5 calls per screen), still a cap on a runaway script.
+      globalApiUser: rateLimit(env, 'GLOBAL_API_USER_RATE_LIMIT', 1800, 180),
       globalWeb: rateLimit(env, 'GLOBAL_WEB_RATE_LIMIT', 60, 180),
       critical: rateLimit(env, 'CRITICAL_RATE_LIMIT', 20, 1200),
       relayToken: {
@@ -237,6 +243,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     updateTask: bool(env, 'UPDATE_TASK', true),
     taskPollIntervalMs: int(env, 'TASK_POLL_INTERVAL_MS', 15_000, 50),
     generateDefaultToken: bool(env, 'GENERATE_DEFAULT_TOKEN', false),
+    rejectCommonPasswords: bool(env, 'REJECT_COMMON_PASSWORDS', true),
     logLevel: str(env, 'LOG_LEVEL', 'info'),
     turnstileVerifyUrl: str(env, 'TURNSTILE_VERIFY_URL', 'https://challenges.cloudflare.com/turnstile/v0/siteverify'),
     oauthTimeoutMs: Math.max(100, Math.round(decimal(env, 'OAUTH_TIMEOUT', 5) * 1000)),

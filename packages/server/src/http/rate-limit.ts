@@ -9,6 +9,8 @@ import { AppError } from './errors.js';
 export interface RateLimitStore {
   /** Records a hit and returns true when it is allowed. */
   hit(key: string, max: number, windowMs: number, now: number): boolean | Promise<boolean>;
+  /** After a refused `hit`: milliseconds until the oldest counted hit leaves the window (for Retry-After). */
+  retryAfterMs(key: string, max: number, windowMs: number, now: number): number | Promise<number>;
   /**
    * Per-minute budgets (relay/usage-limits.ts): the amount used in the sliding minute ending `now`
    * (this minute's count plus the previous minute's, weighted by how much of it is still inside).
@@ -54,6 +56,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return true;
   }
 
+  retryAfterMs(key: string, max: number, windowMs: number, now: number): number {
+    const hits = this.logs.get(key)?.hits ?? [];
+    // The hit whose expiry frees a slot: the max-th newest (the log never holds more than max).
+    const oldest = hits[Math.max(0, hits.length - max)];
+    return oldest === undefined ? 0 : Math.max(0, oldest + windowMs - now);
+  }
+
   private readonly minutes = new Map<string, number>();
   private readonly slots = new Map<string, Map<string, number>>();
 
@@ -93,11 +102,22 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 }
 
-export function rateLimitHook(mark: string, setting: RateLimitSetting, store: RateLimitStore) {
+/**
+ * Counts one hit on `key`; when refused, sets Retry-After (whole seconds, at least 1) and throws a 429
+ * whose message says when to retry, so a console can tell the user instead of showing an empty list.
+ */
+export async function limitOrThrow(store: RateLimitStore, key: string, setting: RateLimitSetting, reply: FastifyReply): Promise<void> {
   const windowMs = setting.windowSec * 1000;
-  return async function limit(req: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  const now = Date.now();
+  if (await store.hit(key, setting.max, windowMs, now)) return;
+  const seconds = Math.max(1, Math.ceil((await store.retryAfterMs(key, setting.max, windowMs, now)) / 1000));
+  reply.header('Retry-After', String(seconds));
+  throw new AppError('TOO_MANY_REQUESTS_RETRY', 429, undefined, { seconds });
+}
+
+export function rateLimitHook(mark: string, setting: RateLimitSetting, store: RateLimitStore) {
+  return async function limit(req: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (!setting.enabled) return;
-    const ok = await store.hit(`${mark}:${req.ip}`, setting.max, windowMs, Date.now());
-    if (!ok) throw new AppError('TOO_MANY_REQUESTS', 429);
+    await limitOrThrow(store, `${mark}:${req.ip}`, setting, reply);
   };
 }

@@ -27,4 +27,14 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('Redis sliding-log limiter', () => 
     expect(await node1.hit(key, 3, 1000, 999)).toBe(false);
     expect(await node2.hit(key, 3, 1000, 1000)).toBe(true);
   });
+
+  it('says when a refused caller may retry: when the oldest counted hit leaves the window', async () => {
+    const store = new RedisRateLimitStore(a);
+    const k = `${key}:retry`;
+    await store.hit(k, 2, 1000, 100);
+    await store.hit(k, 2, 1000, 400);
+    expect(await store.hit(k, 2, 1000, 500)).toBe(false);
+    expect(await store.retryAfterMs(k, 2, 1000, 500)).toBe(600);
+    await a.del(`rateLimit:${k}`);
+  });
 });

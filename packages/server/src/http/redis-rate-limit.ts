@@ -64,6 +64,12 @@ export class RedisRateLimitStore implements RateLimitStore {
     await this.redis.zrem(`slots:${key}`, member);
   }
 
+  async retryAfterMs(key: string, _max: number, windowMs: number, now: number): Promise<number> {
+    // The list keeps the newest `max` hits (LTRIM); the last one is the hit whose expiry frees a slot.
+    const oldest = await this.redis.lindex(`rateLimit:${key}`, -1);
+    return oldest === null ? 0 : Math.max(0, Number(oldest) + windowMs - now);
+  }
+
   async hit(key: string, max: number, windowMs: number, now: number): Promise<boolean> {
     const res = await this.redis.eval(SCRIPT, 1, `rateLimit:${key}`, max, windowMs, now);
     return res === 1;

@@ -89,6 +89,12 @@ export class SessionStore {
     return { key, row };
   }
 
+  /** The user a live session record belongs to (no user row read): for per-user rate limits. */
+  async userIdOf(key: string): Promise<number | null> {
+    const row = await this.db.selectFrom('sessions').select('user_id').where('id', '=', key).where('expires_at', '>', nowSec()).executeTakeFirst();
+    return row ? Number(row.user_id) : null;
+  }
+
   async revokeKey(key: string): Promise<void> {
     await this.db.deleteFrom('sessions').where('id', '=', key).execute();
   }

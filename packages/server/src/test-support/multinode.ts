@@ -51,6 +51,9 @@ export function baseNodeEnv(): Record<string, string> {
   return {
     SESSION_SECRET: 'multinode-test-secret',
     GLOBAL_API_RATE_LIMIT_ENABLE: 'false',
+    GLOBAL_API_USER_RATE_LIMIT_ENABLE: 'false',
+    // Fixtures sign up with simple passwords (password123); the check has its own tests.
+    REJECT_COMMON_PASSWORDS: 'false',
     GLOBAL_WEB_RATE_LIMIT_ENABLE: 'false',
     CRITICAL_RATE_LIMIT_ENABLE: 'false',
     WEB_DIST_DIR: '/nonexistent-modelgate-web',

@@ -54,6 +54,9 @@ export async function startTestServer(
   const config = loadConfig({
     SESSION_SECRET: 'test-secret',
     GLOBAL_API_RATE_LIMIT_ENABLE: 'false',
+    GLOBAL_API_USER_RATE_LIMIT_ENABLE: 'false',
+    // Fixtures sign up with simple passwords (password123); the check has its own tests.
+    REJECT_COMMON_PASSWORDS: 'false',
     GLOBAL_WEB_RATE_LIMIT_ENABLE: 'false',
     CRITICAL_RATE_LIMIT_ENABLE: 'false',
     PORT: '0',

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * The `/api` envelope (console-api.md §4). Application errors are HTTP 200 with `success:false`
  * and a message the console toasts; a success carries `message: ""` like the reference, whose
- * console toasts some success messages as they are (the model-ratio reset's toast is blank).
+ * console toasts some success messages as they are (`apiDoneWithMessage`: the model-ratio reset says what it did).
  */
 export const apiFailure = z
   .object({ success: z.literal(false), message: z.string() })
@@ -25,6 +25,9 @@ export function apiResponse<T extends z.ZodType>(data: T) {
 
 /** A route whose success carries no `data`. */
 export const apiEmpty = z.discriminatedUnion('success', [apiDone, apiFailure]);
+
+/** A route whose success carries no `data` but a message the console shows as it is (the reference's success texts). */
+export const apiDoneWithMessage = z.discriminatedUnion('success', [z.object({ success: z.literal(true), message: z.string() }), apiFailure]);
 
 /** Paged style used by users, redemptions and logs (console-api.md §5). */
 export function paged<T extends z.ZodType>(item: T) {

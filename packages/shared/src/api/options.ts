@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { resource } from './contract.js';
-import { apiEmpty, apiResponse } from './envelope.js';
+import { apiDoneWithMessage, apiEmpty, apiResponse } from './envelope.js';
 
 /** Every value a string (booleans "true"/"false", maps as JSON text); secrets are never listed. */
 export const optionEntry = z.object({ key: z.string(), value: z.string() }).meta({ id: 'Option' });
@@ -25,8 +25,9 @@ export const optionRoutes = resource('options', {
   // The misspelt path is the reference's (console-api.md §5).
   'POST /api/option/rest_model_ratio': {
     auth: 'root',
-    summary: 'Reset ModelRatio, CompletionRatio, ModelPrice, CacheRatio and CreateCacheRatio to the defaults',
-    response: apiEmpty,
+    summary: 'Reset ModelRatio to the defaults (the reference); with scope=all also CompletionRatio, ModelPrice, CacheRatio and CreateCacheRatio (this console)',
+    querystring: z.object({ scope: z.enum(['all']).optional() }),
+    response: apiDoneWithMessage,
     audit: { action: 'option.reset_ratios', target: 'option', targetId: ['ModelRatio', 'CompletionRatio', 'ModelPrice', 'CacheRatio', 'CreateCacheRatio'], snapshot: true },
   },
 });

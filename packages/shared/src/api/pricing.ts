@@ -37,4 +37,11 @@ export const pricingRoutes = resource('pricing', {
     summary: 'Every model some enabled channel serves (the ratio editor lists those without a price)',
     response: apiResponse(z.array(z.string())),
   },
+  'POST /api/channel/unpriced_models': {
+    auth: 'admin',
+    summary: 'Which of these model names the relay would refuse for want of a price (the channel form warns before saving)',
+    body: z.object({ models: z.array(z.string().max(200)).max(1000) }),
+    response: apiResponse(z.array(z.string())),
+    audit: { skip: 'reads the price tables; changes nothing' },
+  },
 });

@@ -38,7 +38,8 @@ function ThemedShell({ children }: { children: ReactNode }) {
         token: { colorPrimary: '#1677ff' },
       }}
     >
-      <AntApp>
+      {/* Toasts start below the 56 px header and drawer title bars, which they used to cover. */}
+      <AntApp message={{ top: 64 }}>
         <FeedbackBridge>{children}</FeedbackBridge>
       </AntApp>
     </ConfigProvider>

@@ -57,6 +57,11 @@ export function StatusProvider({ children }: { children: ReactNode }) {
     const status = query.data ?? getStoredStatus();
     return { status, quotaDisplay: quotaDisplayFromStatus(status) };
   }, [query.data]);
+  // The tab follows the SystemName option (its hint says so); index.html's title is only the first paint.
+  const systemName = value.status.system_name;
+  useEffect(() => {
+    document.title = (typeof systemName === 'string' && systemName.trim()) || 'ModelGate';
+  }, [systemName]);
   return <StatusContext.Provider value={value}>{children}</StatusContext.Provider>;
 }
 

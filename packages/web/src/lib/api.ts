@@ -2,6 +2,8 @@ import type { ApiEnvelope } from '@modelgate/shared';
 import type { ApiBody, ApiData, ApiParams, ApiQuery, ApiResponseOf, ApiRouteKey } from '@modelgate/shared/api';
 import i18n from '../i18n';
 import { showError } from './feedback';
+import { noteRateLimited } from './rate-limit-state';
+import { randomAlphanumeric } from './random';
 import { getStoredUser, setStoredUser } from './storage';
 
 
@@ -46,10 +48,10 @@ export function buildUrl(path: string, params?: Record<string, QueryValue>): str
   return query ? `${path}?${query}` : path;
 }
 
-function httpErrorText(status: number, detail: string): string {
+function httpErrorText(status: number, detail: string, retryAfterSec: number): string {
   switch (status) {
     case 429:
-      return i18n.t('common:error.tooManyRequests');
+      return retryAfterSec > 0 ? i18n.t('common:error.tooManyRequestsRetry', { seconds: retryAfterSec }) : i18n.t('common:error.tooManyRequests');
     case 500:
       return i18n.t('common:error.internal');
     case 405:
@@ -80,8 +82,26 @@ function fail(error: ApiError, silent: boolean | undefined): never {
   throw error;
 }
 
+/**
+ * Writes in flight, by method, URL and body. A double click (or a form validated twice before its
+ * button shows "loading") sends the same write twice; the second caller shares the first request
+ * instead, so two tokens or two code batches are never created by one gesture.
+ */
+const writesInFlight = new Map<string, Promise<ApiEnvelope>>();
+
 /** Sends a request and returns the whole envelope; throws ApiError on transport or HTTP errors. */
-async function requestEnvelope(method: string, path: string, options: RequestOptions = {}): Promise<ApiEnvelope> {
+function requestEnvelope(method: string, path: string, options: RequestOptions = {}): Promise<ApiEnvelope> {
+  if (method === 'GET' || method === 'HEAD') return sendRequest(method, path, options);
+  const signature = `${method} ${buildUrl(path, options.params)} ${options.body === undefined ? '' : JSON.stringify(options.body)}`;
+  const running = writesInFlight.get(signature);
+  if (running) return running;
+  // One key per submission: the server answers a retried create with the first result (http/idempotency.ts).
+  const sent = sendRequest(method, path, options, `mg-${randomAlphanumeric(24)}`).finally(() => writesInFlight.delete(signature));
+  writesInFlight.set(signature, sent);
+  return sent;
+}
+
+async function sendRequest(method: string, path: string, options: RequestOptions, idempotencyKey?: string): Promise<ApiEnvelope> {
   const headers: Record<string, string> = {
     // The server rejects a session whose user id differs from this header; -1 before login.
     'New-Api-User': String(getStoredUser()?.id ?? -1),
@@ -89,6 +109,7 @@ async function requestEnvelope(method: string, path: string, options: RequestOpt
     // Server messages come back in the language the user picked, not the browser's.
     'Accept-Language': i18n.language?.startsWith('en') ? 'en' : 'zh',
   };
+  if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
   let body: string | undefined;
   if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';
@@ -116,7 +137,10 @@ async function requestEnvelope(method: string, path: string, options: RequestOpt
     throw new ApiError(i18n.t('common:error.sessionExpired'), 401);
   }
   if (!response.ok) {
-    fail(new ApiError(httpErrorText(response.status, await readDetail(response)), response.status), options.silent);
+    // ModelGate sends delta-seconds; anything else (an HTTP date) reads as unknown.
+    const retryAfterSec = response.status === 429 ? Number(response.headers.get('Retry-After')) || 0 : 0;
+    if (response.status === 429) noteRateLimited(retryAfterSec || 60);
+    fail(new ApiError(httpErrorText(response.status, await readDetail(response), retryAfterSec), response.status), options.silent);
   }
 
   let envelope: ApiEnvelope;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chatLinkUrl, configuredChats, fillTemplate, serverAddress } from './chat-links';
+import { chatLinkUrl, chatSite, configuredChats, fillTemplate, maskedKey, serverAddress } from './chat-links';
 
 describe('chat links', () => {
   it('fill {key} as sk-<key> and {address} encoded, as the reference does', () => {
@@ -23,5 +23,13 @@ describe('chat links', () => {
     expect(configuredChats({ chats }).map((c) => c.name)).toEqual(['A', 'C']);
     expect(serverAddress({ server_address: 'https://gw.example/' })).toBe('https://gw.example');
     expect(serverAddress({ server_address: '' })).toBe(window.location.origin);
+  });
+
+  it('name the site a key goes to before it is opened, and show the key only masked (issue 35)', () => {
+    expect(chatSite('https://chat.example.com:8443/#/?settings=x')).toBe('chat.example.com:8443');
+    expect(chatSite('opencat://team/join?token=sk-k')).toBe('opencat://team');
+    expect(chatSite('not a url {key}')).toBeNull();
+    expect(maskedKey('abcdefghijklmnop')).toBe('sk-abcd…mnop');
+    expect(maskedKey('short')).toBe('sk-…');
   });
 });

@@ -43,19 +43,42 @@ export function chatLinkUrl(link: string, key: string, address: string): string 
   return `${link.replace(/\/+$/, '')}/#/?settings=${encodeURIComponent(settings)}`;
 }
 
+/** No enabled token to give a chat client: the page says so and sends the user to /token (spec §8). */
+export class NoChatTokenError extends Error {}
+
+export interface ChatKey {
+  key: string;
+  /** The token's name, so the user knows which key the client receives. */
+  name: string;
+}
+
 /**
- * The key a chat client gets: the user's first enabled token (the reference reads the first 100),
- * or, when there is none, a new unlimited token made for the purpose — so opening a chat works
- * for a user who never made a token. Spending from it is the user's balance, as in the console.
+ * The key a chat client gets: the user's first enabled token (the reference reads the first 100).
+ * None is made on the user's behalf: a silent unlimited token was a side effect they never asked
+ * for (issue 35), so a user without one is told and sent to create it.
  */
-export async function chatKey(): Promise<string> {
-  const enabled = (tokens: Token[] | null | undefined) => (Array.isArray(tokens) ? tokens : []).find((tk) => tk.status === TokenStatus.Enabled);
-  const found = enabled(await call('GET /api/token/', { query: { p: 0, size: 100 } }));
-  if (found) return found.key;
-  const created = await call('POST /api/token/', {
-    body: { name: i18n.t('common:chatToken.name'), unlimited_quota: true, remain_quota: 0, expired_time: -1 },
-  });
-  const token = Array.isArray(created) ? created[0] : created;
-  if (!token?.key) throw new Error(i18n.t('common:chatToken.failed'));
-  return token.key;
+export async function chatKey(): Promise<ChatKey> {
+  const tokens = await call('GET /api/token/', { query: { p: 0, size: 100 } });
+  const found = (Array.isArray(tokens) ? tokens : []).find((tk: Token) => tk.status === TokenStatus.Enabled);
+  if (!found) throw new NoChatTokenError(i18n.t('chat:noToken'));
+  return { key: found.key, name: found.name };
+}
+
+/**
+ * Where a filled chat URL sends the key, as the user is shown it before opening: the host of a web
+ * client, or scheme and host of an app link (`opencat://team`); null when the link is not a URL.
+ */
+export function chatSite(url: string): string | null {
+  try {
+    const u = new URL(url);
+    if (u.protocol === 'http:' || u.protocol === 'https:') return u.host || null;
+    return `${u.protocol}//${u.host}`;
+  } catch {
+    return null;
+  }
+}
+
+/** `sk-abcd…wxyz`: enough to recognise the token, not to use it. */
+export function maskedKey(key: string): string {
+  return key.length > 8 ? `sk-${key.slice(0, 4)}…${key.slice(-4)}` : 'sk-…';
 }

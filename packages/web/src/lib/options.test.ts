@@ -20,7 +20,7 @@ describe('typed options', () => {
     expect(readOption(options, 'DisplayInCurrencyEnabled')).toBe(false);
     expect(readOption(options, 'QuotaPerUnit')).toBe(1000);
     expect(readOption(options, 'GroupRatio')).toEqual({ vip: 2 });
-    expect(readOption(options, 'SystemName')).toBe('New API');
+    expect(readOption(options, 'SystemName')).toBe('ModelGate');
   });
 
   it('checks a value with the server’s rules before sending it', () => {

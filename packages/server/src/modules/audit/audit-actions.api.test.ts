@@ -48,7 +48,7 @@ describe.each(testDbKinds())('audit log: every admin action family on %s', (kind
     expect(e).toMatchObject({ actor_id: 1, actor_name: 'root', actor_role: 100, ip: '127.0.0.1', user_agent: UA, target_type: 'option', success: true, message: '' });
     expect(e.created_at).toBeGreaterThanOrEqual(started);
     expect(e.request).toEqual({ key: 'SystemName', value: 'Audit Co' });
-    expect(e.changes).toEqual([{ field: 'SystemName', before: 'New API', after: 'Audit Co' }]);
+    expect(e.changes).toEqual([{ field: 'SystemName', before: 'ModelGate', after: 'Audit Co' }]);
 
     expect((await as(root, 'PUT', '/api/option/', { key: 'SMTPToken', value: 'smtp-secret-123' })).body.success).toBe(true);
     const s = await next('option.update', (x) => x.target_id === 'SMTPToken');

@@ -91,7 +91,7 @@ export function channelOpsRoutes(app: FastifyInstance, ctx: Deps): void {
       },
     });
     if (!got.ok) {
-      const failure = probeFailure(got, 'invalid JSON', FETCH_TIMEOUT_MS);
+      const failure = probeFailure(got, 'invalid JSON', FETCH_TIMEOUT_MS, got.url);
       if (failure.code === 'CHANNEL_TARGET_REFUSED') throw new AppError('CHANNEL_TARGET_REFUSED');
       // The key may ride in the URL (PaLM's ?key=) or be echoed back: masked before it is logged.
       const upstream = got.text ?? probeWords(got, FETCH_TIMEOUT_MS);

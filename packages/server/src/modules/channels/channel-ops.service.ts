@@ -125,7 +125,7 @@ export class ChannelOps {
       // The relay's own exchange: signing, the channel's pool, error reading, one retry with a fresh credential.
       const got = await exchange(built, { pools: this.deps.relay, adapter, call, statusMapping: ch.statusCodeMapping, headers: { 'content-type': 'application/json', accept: 'application/json' }, timeoutMs: TEST_TIMEOUT_MS, lang: 'en' });
       const time = (performance.now() - started) / 1000;
-      result = got.ok ? this.judgeReply(got.kind === 'buffered' ? got : undefined, adapter, call, cx, time) : this.failedTest(row, got, time);
+      result = got.ok ? this.judgeReply(got.kind === 'buffered' ? got : undefined, adapter, call, cx, time) : this.failedTest(row, got, time, built.url);
     } catch (err) {
       // A body the adapter refused before sending, or a follow-up that broke: said like a transport failure.
       const time = (performance.now() - started) / 1000;
@@ -138,11 +138,11 @@ export class ChannelOps {
   }
 
   /** A test whose exchange failed: the relay's error for it, and what an admin is told. */
-  private failedTest(row: ChannelRow, f: UpstreamFailed, time: number): TestResult {
+  private failedTest(row: ChannelRow, f: UpstreamFailed, time: number, url: string): TestResult {
     // A target saved before its rule (channel-targets.ts) is refused by the adapter: the rule is what the admin is told.
     const rule = f.stage === 'sign' && f.error.code === 'channel_target_invalid' ? channelTargetProblem(Number(row.type), row) : undefined;
     if (rule) return { success: false, message: rule, time, error: f.error };
-    return { success: false, message: probeWords(f, TEST_TIMEOUT_MS), time, error: f.error, failure: probeFailure(f, 'HTTP 200: not JSON', TEST_TIMEOUT_MS) };
+    return { success: false, message: probeWords(f, TEST_TIMEOUT_MS), time, error: f.error, failure: probeFailure(f, 'HTTP 200: not JSON', TEST_TIMEOUT_MS, url) };
   }
 
   /** A 2xx test reply is good when it is JSON and, for chat, carries (or can be counted for) usage. */

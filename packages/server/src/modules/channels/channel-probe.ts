@@ -4,9 +4,10 @@ import { targetRefused, transportFailure, type UpstreamFailure } from './upstrea
 /**
  * A failed probe exchange (channel test, balance, model list) in the words an admin may see: a
  * status or transport code, never the upstream's text. `notJson` names an unparsable reply the way
- * each probe has always said it.
+ * each probe has always said it. `url` is the address asked: a 404 names it, since a wrong path
+ * (a base URL ending in `/v1` doubled, a proxy's prefix missing) is then the likely cause.
  */
-export function probeFailure(f: UpstreamFailed, notJson: string, timeoutMs: number): UpstreamFailure {
+export function probeFailure(f: UpstreamFailed, notJson: string, timeoutMs: number, url?: string): UpstreamFailure {
   switch (f.stage) {
     case 'transport':
     case 'read':
@@ -15,7 +16,7 @@ export function probeFailure(f: UpstreamFailed, notJson: string, timeoutMs: numb
       // A token exchange the connect-time guard refused is a refused target, like a refused probe.
       return targetRefused(f.cause) ? { code: 'CHANNEL_TARGET_REFUSED', detail: '' } : { code: 'CHANNEL_UPSTREAM_STATUS', detail: `HTTP ${f.error.status}` };
     case 'status':
-      return { code: 'CHANNEL_UPSTREAM_STATUS', detail: `HTTP ${f.upstreamStatus}` };
+      return { code: 'CHANNEL_UPSTREAM_STATUS', detail: f.upstreamStatus === 404 && url ? `HTTP 404 ${shownUrl(url)}` : `HTTP ${f.upstreamStatus}` };
     case 'error-reply':
       return { code: 'CHANNEL_UPSTREAM_BAD_RESPONSE', detail: `HTTP ${f.upstreamStatus}: error object` };
     case 'not-json':
@@ -33,4 +34,17 @@ export function probeWords(f: UpstreamFailed, timeoutMs: number): string {
     return err.name === 'TimeoutError' ? transportFailure(err, timeoutMs).detail : err.message;
   }
   return f.error.message;
+}
+
+/**
+ * The address asked, as an admin may see it: scheme, host and path only — the query can carry the
+ * key (PaLM's `?key=`) or a signature; the admin typed the rest themselves.
+ */
+export function shownUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return '';
+  }
 }

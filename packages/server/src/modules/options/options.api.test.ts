@@ -27,7 +27,7 @@ describe.each(testDbKinds())('options and status on %s', (kind) => {
     const r = await new ApiClient(srv.url).get('/api/status');
     expect(r.body.success).toBe(true);
     for (const f of STATUS_FIELDS) expect(r.body.data, f).toHaveProperty(f);
-    expect(r.body.data).toMatchObject({ system_name: 'New API', quota_per_unit: 500000, display_in_currency: true, price: 7.3, min_topup: 1, data_export_default_time: 'hour', enable_online_topup: false });
+    expect(r.body.data).toMatchObject({ system_name: 'ModelGate', quota_per_unit: 500000, display_in_currency: true, price: 7.3, min_topup: 1, data_export_default_time: 'hour', enable_online_topup: false });
     expect(Array.isArray(r.body.data.chats)).toBe(true);
     expect(r.body.data.chats.length).toBeGreaterThan(0);
     expect(r.body.data.version).toMatch(/^v\d+\.\d+\.\d+/);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CACHE_RATIO, DEFAULT_CREATE_CACHE_RATIO } from '@modelgate/shared';
+import { DEFAULT_CACHE_RATIO, DEFAULT_CREATE_CACHE_RATIO, DEFAULT_MODEL_RATIO } from '@modelgate/shared';
 import { ApiClient } from '../../test-support/api-client.js';
 import { expectedPerCallCharge } from '../../test-support/expected-charge.js';
 import { addCaller, addChannel, consumeLogs, startRelayHarness, type RelayHarness } from '../../test-support/relay-fixtures.js';
@@ -63,7 +63,7 @@ describe.each(testDbKinds())('pricing on %s', (kind) => {
   it('root resets the five tables to the defaults, pretty-printed', async () => {
     expect((await h.root.put('/api/option/', { key: 'CacheRatio', value: JSON.stringify({ 'gpt-5': 0.7 }) })).body.success).toBe(true);
     expect((await h.root.put('/api/option/', { key: 'CreateCacheRatio', value: JSON.stringify({}) })).body.success).toBe(true);
-    expect((await h.root.post('/api/option/rest_model_ratio')).body.success).toBe(true);
+    expect((await h.root.post('/api/option/rest_model_ratio?scope=all')).body).toEqual({ success: true, message: 'Model ratios, completion ratios, model prices and cache ratios were reset to the defaults' });
     const stored = (await h.root.get('/api/option/')).body.data as Array<{ key: string; value: string }>;
     const price = stored.find((o) => o.key === 'ModelPrice')!.value;
     expect(JSON.parse(price)['gpt-4o-mini']).toBeUndefined();
@@ -71,5 +71,15 @@ describe.each(testDbKinds())('pricing on %s', (kind) => {
     expect(JSON.parse(stored.find((o) => o.key === 'CacheRatio')!.value)).toEqual(DEFAULT_CACHE_RATIO);
     expect(JSON.parse(stored.find((o) => o.key === 'CreateCacheRatio')!.value)).toEqual(DEFAULT_CREATE_CACHE_RATIO);
     expect((await pricing()).data[0]).toMatchObject({ model_name: 'gpt-4o-mini', quota_type: 0 });
+  });
+
+  it('the reference console\'s reset (no scope) resets the model ratios alone and says so', async () => {
+    expect((await h.root.put('/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'gpt-4o-mini': 9 }) })).body.success).toBe(true);
+    expect((await h.root.put('/api/option/', { key: 'CacheRatio', value: JSON.stringify({ 'gpt-5': 0.7 }) })).body.success).toBe(true);
+    const res = await h.root.post('/api/option/rest_model_ratio');
+    expect(res.body).toEqual({ success: true, message: 'Model ratios were reset to the defaults' });
+    const stored = (await h.root.get('/api/option/')).body.data as Array<{ key: string; value: string }>;
+    expect(JSON.parse(stored.find((o) => o.key === 'ModelRatio')!.value)).toEqual(DEFAULT_MODEL_RATIO);
+    expect(JSON.parse(stored.find((o) => o.key === 'CacheRatio')!.value)).toEqual({ 'gpt-5': 0.7 });
   });
 });

@@ -1,4 +1,4 @@
-import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_CREATE_CACHE_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from '@modelgate/shared';
+import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_CREATE_CACHE_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO, langFromHeader, serverMessage } from '@modelgate/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authGuards, resolveCaller } from '../../http/auth.js';
@@ -61,13 +61,27 @@ export function pricingRoutes(app: FastifyInstance, ctx: Deps): void {
     return ok([...ctx.relay.channels.groupsByModel().keys()].sort(byPricingOrder));
   });
 
+  declare('POST /api/channel/unpriced_models', {}, async (req) => {
+    // Empty when the operator lets unpriced models through: then nothing will fail for want of a price.
+    if (ctx.options.bool('AllowUnpricedModels')) return ok([]);
+    const tables = pricingTables(ctx);
+    const names = [...new Set(req.body.models.map((m) => m.trim()).filter(Boolean))];
+    return ok(names.filter((model) => {
+      const p = priceFor(model, 'default', tables);
+      return p.modelPrice < 0 && !p.ratioFound;
+    }));
+  });
+
   // The misspelt path is the reference's (console-api.md §5).
-  declare('POST /api/option/rest_model_ratio', {}, async () => {
+  // The reference resets the model ratios and says so; this console's reset (scope=all) restores every price table.
+  declare('POST /api/option/rest_model_ratio', {}, async (req) => {
+    const lang = langFromHeader(req.headers['accept-language']);
     await ctx.options.update('ModelRatio', JSON.stringify(DEFAULT_MODEL_RATIO, null, 2));
+    if (req.query.scope !== 'all') return { success: true as const, message: serverMessage('OPTION_MODEL_RATIO_RESET', lang) };
     await ctx.options.update('CompletionRatio', JSON.stringify(DEFAULT_COMPLETION_RATIO, null, 2));
     await ctx.options.update('ModelPrice', JSON.stringify(DEFAULT_MODEL_PRICE, null, 2));
     await ctx.options.update('CacheRatio', JSON.stringify(DEFAULT_CACHE_RATIO, null, 2));
     await ctx.options.update('CreateCacheRatio', JSON.stringify(DEFAULT_CREATE_CACHE_RATIO, null, 2));
-    return ok();
+    return { success: true as const, message: serverMessage('OPTION_PRICE_TABLES_RESET', lang) };
   });
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authGuards, caller } from '../../http/auth.js';
+import { idempotency } from '../../http/idempotency.js';
 import { rateLimitHook } from '../../http/rate-limit.js';
 import { ok, pageParams } from '../../http/reply.js';
 import { routeDeclarer } from '../../http/schema.js';
@@ -12,6 +13,7 @@ type Deps = Pick<AppContext, 'config' | 'rateLimitStore' | 'redemptions' | 'rede
 export function redemptionsRoutes(app: FastifyInstance, ctx: Deps): void {
   const declare = routeDeclarer(app, authGuards(ctx));
   const svc = ctx.redemptionsService;
+  const once = idempotency(ctx.rateLimitStore);
   // Guessing keys is hopeless (128 bits), but a redeem is a write: keep a script from hammering it.
   const critical = rateLimitHook('CT', ctx.config.rateLimits.critical, ctx.rateLimitStore);
 
@@ -26,7 +28,7 @@ export function redemptionsRoutes(app: FastifyInstance, ctx: Deps): void {
     return ok({ items, total, page, page_size: pageSize });
   });
   declare('GET /api/redemption/:id', {}, async (req) => ok(await svc.get(req.params.id)));
-  declare('POST /api/redemption/', {}, async (req) => ok(await svc.create(caller(req).id, req.body)));
+  declare('POST /api/redemption/', {}, async (req) => ok(await once(req, 'redemption', () => svc.create(caller(req).id, req.body))));
   declare('PUT /api/redemption/', {}, async (req) => ok(await svc.update(req.body, req.query.status_only)));
   declare('DELETE /api/redemption/invalid', {}, async () => ok(await svc.deleteInvalid()));
   declare('DELETE /api/redemption/:id', {}, async (req) => {

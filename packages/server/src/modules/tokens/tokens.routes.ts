@@ -1,17 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authGuards, caller } from '../../http/auth.js';
+import { idempotency } from '../../http/idempotency.js';
 import { listParams, nowSec, ok } from '../../http/reply.js';
 import { routeDeclarer } from '../../http/schema.js';
 import { tokenView } from './token-view.js';
 
 /** The part of the application context this file uses. */
-type Deps = Pick<AppContext, 'sessions' | 'tokens' | 'tokensService' | 'users'>;
+type Deps = Pick<AppContext, 'rateLimitStore' | 'sessions' | 'tokens' | 'tokensService' | 'users'>;
 
 /** `/api/token/*`: a user's own API keys (schemas in `@modelgate/shared/api` tokens.ts). */
 export function tokensRoutes(app: FastifyInstance, ctx: Deps): void {
   const declare = routeDeclarer(app, authGuards(ctx));
   const svc = ctx.tokensService;
+  const once = idempotency(ctx.rateLimitStore);
 
   declare('GET /api/token/', {}, async (req) => {
     const { offset, size } = listParams(req.query);
@@ -30,7 +32,7 @@ export function tokensRoutes(app: FastifyInstance, ctx: Deps): void {
   declare('GET /api/token/:id', {}, async (req) => ok(tokenView(await svc.get(caller(req), req.params.id), nowSec())));
   declare('POST /api/token/', {}, async (req) => {
     const { count, ...input } = req.body;
-    const rows = await svc.create(caller(req), input, count ?? 1);
+    const rows = await once(req, 'token', () => svc.create(caller(req), input, count ?? 1));
     const now = nowSec();
     return ok(rows.length === 1 ? tokenView(rows[0]!, now) : rows.map((r) => tokenView(r, now)));
   });

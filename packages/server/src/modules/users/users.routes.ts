@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authGuards, caller } from '../../http/auth.js';
+import { idempotency } from '../../http/idempotency.js';
 import { rateLimitHook } from '../../http/rate-limit.js';
 import { ok, pageParams } from '../../http/reply.js';
 import { routeDeclarer } from '../../http/schema.js';
@@ -17,9 +18,10 @@ export function usersRoutes(app: FastifyInstance, ctx: Deps): void {
   const critical = rateLimitHook('CT', ctx.config.rateLimits.critical, ctx.rateLimitStore);
   const turnstile = turnstileGuard(ctx);
   const svc = ctx.usersService;
+  const once = idempotency(ctx.rateLimitStore);
 
   declare('POST /api/user/register', { guards: [critical, turnstile] }, async (req) => {
-    await svc.register(req.body);
+    await once(req, 'register', () => svc.register(req.body));
     return ok();
   });
 

@@ -17,7 +17,7 @@ import { changeUserQuota } from './admin-quota.js';
 import { welcomeNewUser } from './welcome.js';
 import { adminEditPatch, manageOutcome, usernameTakenError, type AdminEdit, type ManageAction } from './admin-actions.js';
 import { hashPassword, randomAlnum, verifyPassword } from './password.js';
-import { checkDisplayName, checkEmail, checkPassword, checkUsername } from './users.validate.js';
+import { checkDisplayName, checkEmail, checkNotCommonPassword, checkPassword, checkUsername } from './users.validate.js';
 
 export interface RegisterInput {
   username: string;
@@ -36,7 +36,7 @@ export const DEFAULT_ROOT_PASSWORD = '123456';
 
 /** What the users service works with; built once by create-context.ts. */
 export interface UsersServiceDeps {
-  config: Pick<Config, 'initialRootPassword' | 'generateDefaultToken'>;
+  config: Pick<Config, 'initialRootPassword' | 'generateDefaultToken' | 'rejectCommonPasswords'>;
   db: Db;
   users: UsersRepository;
   options: OptionsService;
@@ -95,6 +95,7 @@ export class UsersService {
     checkUsername(username);
     if (!input.password) throw new AppError('LOGIN_REQUIRED_FIELDS');
     checkPassword(input.password);
+    checkNotCommonPassword(input.password, username, this.deps.config.rejectCommonPasswords);
     if (input.password2 !== undefined && input.password2 !== '' && input.password2 !== input.password) {
       throw new AppError('PASSWORDS_DIFFER');
     }
@@ -224,6 +225,7 @@ export class UsersService {
       if (!body.original_password) throw new AppError('ORIGINAL_PASSWORD_REQUIRED');
       if (!(await verifyPassword(body.original_password, me.row.password))) throw new AppError('ORIGINAL_PASSWORD_WRONG');
       checkPassword(body.password);
+      checkNotCommonPassword(body.password, me.username, this.deps.config.rejectCommonPasswords);
       patch.password = await hashPassword(body.password);
       // Every credential but the one that made the change ends: the access token too, unless the
       // change came through it (as the session that made it stays signed in).
@@ -300,6 +302,7 @@ export class UsersService {
     if (!username || !body.password) throw new AppError('LOGIN_REQUIRED_FIELDS');
     checkUsername(username);
     checkPassword(body.password);
+    checkNotCommonPassword(body.password, username, this.deps.config.rejectCommonPasswords);
     const displayName = body.display_name?.trim() || username;
     checkDisplayName(displayName);
     if (body.role !== undefined && body.role >= me.role) throw new AppError('CANNOT_CREATE_HIGHER');

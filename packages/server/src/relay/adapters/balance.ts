@@ -12,7 +12,7 @@ const checked = (n: number, what: string): number | { error: string } => (Number
 export function openAIBilling(defaultBase: string): BalanceQuery {
   return {
     request(ch, replies) {
-      const base = trim(ch.baseUrl || defaultBase);
+      const base = trim(ch.baseUrl || defaultBase).replace(/\/v1$/i, '');
       if (replies.length === 0) return { url: `${base}/v1/dashboard/billing/subscription`, headers: bearer(ch) };
       if (replies.length > 1) return undefined;
       const now = new Date();

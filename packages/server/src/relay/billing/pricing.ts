@@ -4,7 +4,7 @@
  * function the relay bills with; this file adds what only the server needs: reading an upstream's
  * usage object and the log row's price text.
  */
-import type { Price, Usage } from '@modelgate/shared';
+import { ratioText, type Price, type Usage } from '@modelgate/shared';
 
 export { emptyUsage, estimateQuota, imageQuota, priceFor, usageQuota, type Price, type PricingTables } from '@modelgate/shared';
 
@@ -34,7 +34,7 @@ export function readUsage(raw: unknown): Usage | undefined {
 export function describePrice(p: Price, totalTokens: number): string {
   const head =
     p.modelPrice >= 0
-      ? `模型价格 ${p.modelPrice.toFixed(2)}，分组倍率 ${p.groupRatio.toFixed(2)}`
-      : `模型倍率 ${p.modelRatio.toFixed(2)}，补全倍率 ${p.completionRatio.toFixed(2)}，分组倍率 ${p.groupRatio.toFixed(2)}`;
+      ? `模型价格 ${ratioText(p.modelPrice)}，分组倍率 ${ratioText(p.groupRatio)}`
+      : `模型倍率 ${ratioText(p.modelRatio)}，补全倍率 ${ratioText(p.completionRatio)}，分组倍率 ${ratioText(p.groupRatio)}`;
   return totalTokens === 0 && p.modelPrice < 0 ? `${head}（可能是上游超时）` : head;
 }

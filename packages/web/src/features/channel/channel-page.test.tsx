@@ -128,9 +128,9 @@ describe('channel drawer', () => {
       'PUT /api/channel/': () => fail(refused),
     });
     renderApp('/channel/edit/7', { ...ROOT_USER, id: 3, username: 'admin', role: 10 });
-    await waitFor(() => expect((screen.getByLabelText('代理') as HTMLInputElement).value).toBe('https://api.example.com'));
+    await waitFor(() => expect((screen.getByLabelText('接口地址') as HTMLInputElement).value).toBe('https://api.example.com'));
     expect(screen.getByText(/修改 Base URL 或渠道类型时需重新填写密钥/)).toBeTruthy();
-    fireEvent.change(screen.getByLabelText('代理'), { target: { value: 'https://elsewhere.example' } });
+    fireEvent.change(screen.getByLabelText('接口地址'), { target: { value: 'https://elsewhere.example' } });
     fireEvent.click(button(document, '提交'));
     expect(await screen.findByText(refused)).toBeTruthy();
     expect(server.find('PUT', '/api/channel/')[0].body).toMatchObject({ id: 7, base_url: 'https://elsewhere.example', key: '' });

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { showError, showSuccess } from '../../lib/feedback';
@@ -10,6 +11,9 @@ import {
   type ChannelFormValues,
   type ChannelPayload,
 } from './channel-form';
+import { useSession } from '../../app/session';
+import { isRoot } from '../../lib/roles';
+import { confirmSaveWithoutRatio, modelsWithoutRatio } from './unpriced-check';
 
 /** Loading and saving for the channel drawer; no id means create mode. */
 export function useChannelDrawer(
@@ -48,22 +52,35 @@ export function useChannelDrawer(
     onSettled: () => void queryClient.invalidateQueries({ queryKey: channelKeys.all }),
   });
 
-  const submit = () => {
+  const { user } = useSession();
+  // The price check runs before the save; the button stays busy through both (no second submit meanwhile).
+  const [checking, setChecking] = useState(false);
+
+  const checkAndSave = async () => {
+    if (checking || save.isPending) return;
     const values = { ...DEFAULT_CHANNEL_VALUES, ...form.getFieldsValue(true) } as ChannelFormValues;
     const result = buildChannelPayload(values, mode, channel.data);
     if ('problem' in result) {
       showError(t(`drawer.problem.${result.problem}`));
       return;
     }
+    setChecking(true);
+    try {
+      const unpriced = await modelsWithoutRatio(String(result.payload.models ?? ''));
+      if (unpriced.length > 0 && !(await confirmSaveWithoutRatio(unpriced, t, isRoot(user)))) return;
+    } finally {
+      setChecking(false);
+    }
     save.mutate(result.payload);
   };
+  const submit = () => void checkAndSave();
 
   return {
     mode,
     initialValues,
     loading: !initialValues,
     failed: channel.isError,
-    saving: save.isPending,
+    saving: save.isPending || checking,
     submit,
   } as const;
 }

@@ -1,8 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { useStatus } from '../../app/status';
-import { chatKey, chatLinkUrl, configuredChats, fillTemplate, serverAddress } from '../../lib/chat-links';
+import { chatKey, chatLinkUrl, chatSite, configuredChats, fillTemplate, NoChatTokenError, serverAddress } from '../../lib/chat-links';
 
-export type ChatTarget = { kind: 'none' } | { kind: 'ready'; name: string; url: string } | { kind: 'loading' } | { kind: 'error'; message: string };
+export type ChatTarget =
+  | { kind: 'none' }
+  | { kind: 'loading' }
+  | { kind: 'error'; message: string }
+  /** The user has no enabled token: told, and sent to /token (spec §8). */
+  | { kind: 'no-token' }
+  /** The configured link is not a URL (spec §8 'chat link misconfigured, contact the administrator'). */
+  | { kind: 'misconfigured' }
+  /** `site` is where the key goes, shown before anything is opened; `tokenName` names the key. */
+  | { kind: 'ready'; name: string; url: string; site: string; tokenName: string; key: string };
 
 /**
  * The client a chat route opens: `Chats[id]` (id 0 when absent), or the ChatLink option when one is
@@ -17,8 +26,12 @@ export function useChatLink(id: string | null | undefined): ChatTarget {
   const useLink = !chat && !!link;
   const key = useQuery({ queryKey: ['chat', 'key'], queryFn: chatKey, enabled: !!chat || useLink, staleTime: 60_000, retry: false });
   if (!chat && !useLink) return { kind: 'none' };
+  if (key.error instanceof NoChatTokenError) return { kind: 'no-token' };
   if (key.isError) return { kind: 'error', message: key.error instanceof Error ? key.error.message : String(key.error) };
   if (!key.data) return { kind: 'loading' };
   const address = serverAddress(status);
-  return chat ? { kind: 'ready', name: chat.name, url: fillTemplate(chat.template, key.data, address) } : { kind: 'ready', name: '', url: chatLinkUrl(link, key.data, address) };
+  const url = chat ? fillTemplate(chat.template, key.data.key, address) : chatLinkUrl(link, key.data.key, address);
+  const site = chatSite(url);
+  if (!site) return { kind: 'misconfigured' };
+  return { kind: 'ready', name: chat?.name ?? '', url, site, tokenName: key.data.name, key: key.data.key };
 }

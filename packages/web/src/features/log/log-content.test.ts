@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import i18n from '../../i18n';
-import { localizeLogContent } from './log-content';
+import { localizeLogContent, withExactRatios } from './log-content';
 
 describe('localizeLogContent', () => {
   beforeAll(() => i18n.loadLanguages(['en', 'zh']));
@@ -23,5 +23,19 @@ describe('localizeLogContent', () => {
     const zh = i18n.getFixedT('zh', 'log');
     expect(localizeLogContent('模型价格 0.04，分组倍率 1.00', zh, 'zh')).toBe('模型价格 0.04，分组倍率 1.00');
     expect(en('something else')).toBe('something else');
+  });
+});
+
+describe('withExactRatios', () => {
+  it('shows the exact ratios of an old row whose text rounded them (0.07 for 0.075)', () => {
+    const other = { model_ratio: 0.075, completion_ratio: 0.1 + 0.2, group_ratio: 1, model_price: -1 };
+    expect(withExactRatios('模型倍率 0.07，补全倍率 0.30，分组倍率 1.00', other)).toBe('模型倍率 0.075，补全倍率 0.30，分组倍率 1.00');
+    expect(withExactRatios('模型价格 0.01，分组倍率 1.00（可能是上游超时）', { model_price: 0.0125, group_ratio: 1 })).toBe('模型价格 0.0125，分组倍率 1.00（可能是上游超时）');
+  });
+
+  it('keeps the text when other is missing or disagrees, and other texts as they are', () => {
+    expect(withExactRatios('模型倍率 0.07，补全倍率 1.00，分组倍率 1.00', {})).toBe('模型倍率 0.07，补全倍率 1.00，分组倍率 1.00');
+    expect(withExactRatios('模型倍率 0.07，补全倍率 1.00，分组倍率 1.00', { model_ratio: 5 })).toBe('模型倍率 0.07，补全倍率 1.00，分组倍率 1.00');
+    expect(withExactRatios('新用户注册赠送 500 点额度', { model_ratio: 1 })).toBe('新用户注册赠送 500 点额度');
   });
 });

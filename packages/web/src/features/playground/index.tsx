@@ -2,6 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Col, Empty, Row } from 'antd';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSession } from '../../app/session';
+import { LinkButton } from '../../components/link-button';
+import { isAdmin } from '../../lib/roles';
 import { fetchBalance, fetchUserGroups, fetchUserModels, playgroundKeys } from './api';
 import { Composer } from './components/composer';
 import { MessageItem } from './components/message-item';
@@ -43,7 +46,10 @@ export default function PlaygroundPage() {
   }, [messages.length, lastText]);
 
   const modelList = models.data ?? [];
-  const blocked = models.isSuccess && modelList.length === 0 ? t('chat.noModel') : !settings.model ? t('chat.pickModel') : undefined;
+  // An admin is the one who can fix it: point them at the channels instead of "contact the administrator".
+  const admin = isAdmin(useSession().user);
+  const noModel = admin ? t('chat.noModelAdmin') : t('chat.noModel');
+  const blocked = models.isSuccess && modelList.length === 0 ? noModel : !settings.model ? t('chat.pickModel') : undefined;
 
   return (
     // On a phone the conversation comes first and the settings follow it.
@@ -63,7 +69,14 @@ export default function PlaygroundPage() {
       <Col xs={{ span: 24, order: 1 }} lg={{ span: 16, order: 2 }} xl={{ span: 18, order: 2 }}>
         <Card size="small" className="mg-pg-chat" title={t('chat.title')} styles={{ body: { padding: 0 } }}>
           <div className="mg-pg-messages" role="log" aria-live="polite" aria-label={t('chat.title')}>
-            {models.isSuccess && modelList.length === 0 && <Alert type="warning" showIcon message={t('chat.noModel')} />}
+            {models.isSuccess && modelList.length === 0 && (
+              <Alert
+                type="warning"
+                showIcon
+                message={noModel}
+                action={admin ? <LinkButton to="/channel" size="small">{t('chat.openChannels')}</LinkButton> : undefined}
+              />
+            )}
             {messages.length === 0 ? (
               <Empty className="mg-pg-empty" description={t('chat.empty')} />
             ) : (

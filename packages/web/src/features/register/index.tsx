@@ -72,7 +72,7 @@ export default function RegisterPage() {
           <Input
             prefix={<UserOutlined />}
             placeholder={t('register.usernamePlaceholder', { max: USERNAME_MAX_LENGTH })}
-            maxLength={USERNAME_MAX_LENGTH}
+            count={{ show: true, max: USERNAME_MAX_LENGTH }}
             autoComplete="username"
           />
         </Form.Item>

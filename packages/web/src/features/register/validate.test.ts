@@ -16,6 +16,10 @@ describe('validateRegister', () => {
     const long = 'x'.repeat(40);
     expect(validateRegister({ ...ok, password: long, password2: long }, false)).toBeNull();
   });
+  it('refuses a username over 12 characters instead of cutting it', () => {
+    expect(validateRegister({ ...ok, username: 'thirteen_char' }, false)).toBe('usernameTooLong');
+    expect(validateRegister({ ...ok, username: 'twelve_chars' }, false)).toBeNull();
+  });
   it('requires both passwords to match', () => {
     expect(validateRegister({ ...ok, password2: 'password2' }, false)).toBe('passwordMismatch');
   });

@@ -161,6 +161,8 @@ describe('unpriced models and reset', () => {
     fireEvent.click(button(await screen.findByText('模型倍率设置').then((el) => el.closest('.ant-card') as HTMLElement), '重置为默认倍率'));
     fireEvent.click(button(popover(), '确定'));
     await waitFor(() => expect(server.find('POST', '/api/option/rest_model_ratio')).toHaveLength(1));
+    // Every price table, not only the model ratios the reference console resets.
+    expect(server.find('POST', '/api/option/rest_model_ratio')[0]!.query.get('scope')).toBe('all');
     expect(await screen.findByText('模型倍率已重置为默认值')).toBeTruthy();
   });
 });

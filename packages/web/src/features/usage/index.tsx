@@ -8,6 +8,7 @@ import { useStatus } from '../../app/status';
 import dayjs from '../../lib/dayjs';
 import { fetchUsageByKey, usageKeys, type LogEntry } from './api';
 import './usage.css';
+import { ListEmpty } from '../../components/list-empty';
 
 /** Public "usage by key": an API key holder sees its latest calls and what they cost, without an account. */
 export default function UsagePage() {
@@ -62,7 +63,7 @@ export default function UsagePage() {
               </Card>
             </Col>
           </Row>
-          <Table<LogEntry> rowKey={(r) => `${r.id}-${r.created_at}`} size="small" columns={columns} dataSource={rows} pagination={{ pageSize: 20 }} scroll={{ x: 'max-content' }} locale={{ emptyText: t('empty') }} />
+          <Table<LogEntry> rowKey={(r) => `${r.id}-${r.created_at}`} size="small" columns={columns} dataSource={rows} pagination={{ pageSize: 20 }} scroll={{ x: 'max-content' }} locale={{ emptyText: <ListEmpty description={t('empty')} /> }} />
         </>
       )}
     </Card>

@@ -1,4 +1,4 @@
-import { Empty, Table, Tag, Tooltip, Typography, type TableProps } from 'antd';
+import { Table, Tag, Tooltip, Typography, type TableProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { RoleTag } from '../../../components/user-tags';
 import dayjs from '../../../lib/dayjs';
@@ -6,6 +6,7 @@ import { listPagination } from '../../../lib/pagination';
 import type { AuditEntry } from '../api';
 import { useAuditText } from '../audit-format';
 import { AuditChangesCell } from './audit-changes';
+import { ListEmpty } from '../../../components/list-empty';
 
 interface AuditTableProps {
   items: AuditEntry[];
@@ -100,7 +101,7 @@ export function AuditTable(props: AuditTableProps) {
       tableLayout="fixed"
       scroll={{ x: 960 }}
       className="mg-audit-table"
-      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('empty')} /> }}
+      locale={{ emptyText: <ListEmpty description={t('empty')} /> }}
       pagination={listPagination(props.page, props.pageSize, props.total, props.onPageChange)}
     />
   );

@@ -1,4 +1,4 @@
-import { Button, Empty, Table, Tag, Tooltip, Typography, type TableProps } from 'antd';
+import { Button, Table, Tag, Tooltip, Typography, type TableProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
@@ -9,6 +9,8 @@ import { splitList, type Channel } from '../api';
 import { isTagRow, type ChannelRow, type TagGroupRow } from '../channel-status';
 import { ChannelStatusTag, NumberCell, ResponseTimeTag, TypeTag } from './channel-cells';
 import { ChannelRowActions, TagRowActions, type ChannelRowHandlers } from './channel-row-actions';
+import { ListEmpty } from '../../../components/list-empty';
+import { LIST_TABLE_SCROLL } from '../../../lib/table';
 
 export interface ChannelTableHandlers extends ChannelRowHandlers {
   onPatch: (channel: Channel, patch: { priority?: number; weight?: number }) => void;
@@ -207,7 +209,7 @@ export function ChannelTable(props: ChannelTableProps) {
       dataSource={props.rows}
       loading={props.loading}
       size="middle"
-      scroll={{ x: 'max-content' }}
+      scroll={LIST_TABLE_SCROLL}
       expandable={{
         indentSize: 12,
         expandedRowKeys: expanded,
@@ -221,7 +223,7 @@ export function ChannelTable(props: ChannelTableProps) {
           });
         },
       }}
-      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('empty')} /> }}
+      locale={{ emptyText: <ListEmpty description={t('empty')} /> }}
       rowSelection={
         props.selection
           ? {

@@ -11,6 +11,7 @@ export function BasicFields({ mode }: { mode: 'create' | 'edit'; channelId: numb
   const form = Form.useFormInstance<ChannelFormValues>();
   const type = Form.useWatch('type', form) ?? 1;
   const batch = Form.useWatch('batch', form) ?? false;
+  const baseUrl = Form.useWatch('base_url', form) ?? '';
   const byType = useQuery({ queryKey: channelKeys.modelsByType, queryFn: fetchModelsByType, staleTime: 300_000 });
   const fields = channelTypeOf(type);
 
@@ -42,6 +43,8 @@ export function BasicFields({ mode }: { mode: 'create' | 'edit'; channelId: numb
           label={t(`field.baseUrl.${fields.baseUrlField}`)}
           required={fields.baseUrlField === 'azure' || fields.baseUrlField === 'custom'}
           extra={t(`field.baseUrlHint.${fields.baseUrlField}`)}
+          // A base copied from a vendor's docs with its /v1 is the newcomer's 404 (issue 35): said while typing.
+          {...(fields.baseUrlField === 'proxy' && endsWithV1(baseUrl) ? { validateStatus: 'warning' as const, help: t('field.baseUrlHint.v1Suffix') } : {})}
         >
           <Input placeholder={fields.baseUrl || t(`field.baseUrlPlaceholder.${fields.baseUrlField}`)} autoComplete="off" />
         </Form.Item>
@@ -97,4 +100,9 @@ export function BasicFields({ mode }: { mode: 'create' | 'edit'; channelId: numb
       </Form.Item>
     </>
   );
+}
+
+/** `https://host/v1` or `…/v1/`: the paths the server builds start with /v1 already. */
+function endsWithV1(url: string): boolean {
+  return /\/v1\/*$/i.test(url.trim());
 }

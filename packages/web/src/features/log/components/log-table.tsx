@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Button, Empty, Table, Tag, Tooltip, Typography, type TableProps } from 'antd';
+import { Button, Table, Tag, Tooltip, Typography, type TableProps } from 'antd';
 import dayjs from '../../../lib/dayjs';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
@@ -7,9 +7,11 @@ import { GroupTag } from '../../../components/user-tags';
 import { formatQuota, isConsumeLog, logTypeColor, parseLogOther, usedChannels } from '@modelgate/shared';
 import { listPagination } from '../../../lib/pagination';
 import type { LogEntry } from '../api';
-import { localizeLogContent } from '../log-content';
+import { localizeLogContent, withExactRatios } from '../log-content';
 import { frtTone, useTimeTone } from '../log-other';
 import { LogDetail } from './log-detail';
+import { ListEmpty } from '../../../components/list-empty';
+import { LIST_TABLE_SCROLL } from '../../../lib/table';
 
 interface LogTableProps {
   admin: boolean;
@@ -55,7 +57,12 @@ export function LogTable(props: LogTableProps) {
     {
       title: t('column.time'),
       dataIndex: 'created_at',
-      render: (value: number) => dayjs.unix(value).format('YYYY-MM-DD HH:mm:ss'),
+      // Date over time: two lines keep the twelve admin columns inside 1366 px.
+      render: (value: number) => (
+        <span className="mg-log-time">
+          <span>{dayjs.unix(value).format('YYYY-MM-DD')}</span> <span>{dayjs.unix(value).format('HH:mm:ss')}</span>
+        </span>
+      ),
     },
     ...(props.admin
       ? ([
@@ -85,14 +92,14 @@ export function LogTable(props: LogTableProps) {
           },
         ] satisfies TableProps<LogEntry>['columns'])
       : []),
-    { title: t('column.token'), key: 'token', render: consumeOnly((entry) => <Tag>{entry.token_name || '-'}</Tag>) },
+    { title: t('column.token'), key: 'token', render: consumeOnly((entry) => <Tag className="mg-log-wrap">{entry.token_name || '-'}</Tag>) },
     { title: t('column.group'), key: 'group', render: consumeOnly((entry) => <GroupTag group={entry.group} />) },
     {
       title: t('column.type'),
       key: 'type',
       render: (_, entry) => <Tag color={logTypeColor(entry.type)}>{t(`type.${entry.type}`, { defaultValue: t('type.unknown') })}</Tag>,
     },
-    { title: t('column.model'), key: 'model', render: consumeOnly((entry) => <Tag color="blue">{entry.model_name}</Tag>) },
+    { title: t('column.model'), key: 'model', render: consumeOnly((entry) => <Tag color="blue" className="mg-log-wrap">{entry.model_name}</Tag>) },
     { title: t('column.useTime'), key: 'useTime', render: consumeOnly((entry) => <UseTime entry={entry} />) },
     { title: t('column.prompt'), key: 'prompt', render: consumeOnly((entry) => entry.prompt_tokens) },
     { title: t('column.completion'), key: 'completion', render: consumeOnly((entry) => entry.completion_tokens) },
@@ -105,7 +112,7 @@ export function LogTable(props: LogTableProps) {
       title: t('column.detail'),
       key: 'content',
       render: (_, entry) => {
-        const content = localizeLogContent(entry.content, t, i18n.language);
+        const content = localizeLogContent(withExactRatios(entry.content, parseLogOther(entry.other)), t, i18n.language);
         return (
           <Typography.Paragraph className="mg-log-content" ellipsis={{ rows: 2, tooltip: content }}>
             {content}
@@ -123,8 +130,8 @@ export function LogTable(props: LogTableProps) {
       loading={props.loading}
       // Compact cells: the admin view's twelve columns fit 1366 px with the details column whole.
       size="small"
-      scroll={{ x: 'max-content' }}
-      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('empty')} /> }}
+      scroll={LIST_TABLE_SCROLL}
+      locale={{ emptyText: <ListEmpty description={t('empty')} /> }}
       expandable={{
         rowExpandable: (entry) => isConsumeLog(entry.type),
         expandedRowRender: (entry) => <LogDetail entry={entry} admin={props.admin} />,

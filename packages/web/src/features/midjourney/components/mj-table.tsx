@@ -1,9 +1,11 @@
-import { Empty, Image, Table, Tag, Typography, type TableProps } from 'antd';
+import { Image, Table, Tag, Typography, type TableProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { mjSubmitCodeColor } from '@modelgate/shared';
 import { CopyablePrompt, FailReason, TaskDuration, TaskStatusTag } from '../../../components/task-parts';
 import dayjs from '../../../lib/dayjs';
 import type { MjTaskView } from '../api';
+import { ListEmpty } from '../../../components/list-empty';
+import { LIST_TABLE_SCROLL } from '../../../lib/table';
 
 /** Spec screen 12 (drawing): admins also see the channel and the user. */
 export function MjTable({ admin, items, loading }: { admin: boolean; items: MjTaskView[]; loading: boolean }) {
@@ -48,8 +50,8 @@ export function MjTable({ admin, items, loading }: { admin: boolean; items: MjTa
       loading={loading}
       size="middle"
       pagination={false}
-      scroll={{ x: 'max-content' }}
-      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('empty')} /> }}
+      scroll={LIST_TABLE_SCROLL}
+      locale={{ emptyText: <ListEmpty description={t('empty')} /> }}
     />
   );
 }

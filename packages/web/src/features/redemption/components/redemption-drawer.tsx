@@ -1,6 +1,7 @@
 import { DEFAULT_QUOTA_PER_UNIT, formatQuota } from '@modelgate/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Drawer, Form, Grid, Input, InputNumber, Skeleton, Space } from 'antd';
+import { amountRule } from '../../../lib/quota-input';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
@@ -93,7 +94,7 @@ export function RedemptionDrawer({ open, codeId, onClose, onCreated }: Redemptio
             name="quota"
             label={t('field.quota')}
             extra={t('field.quotaEquivalent', { value: formatQuota(quota, quotaDisplay, 6) })}
-            rules={[{ required: true, message: t('field.quotaRequired') }]}
+            rules={[{ required: true, message: t('field.quotaRequired') }, amountRule(1)]}
           >
             <InputNumber min={1} precision={0} step={DEFAULT_QUOTA_PER_UNIT} className="mg-full-width" />
           </Form.Item>

@@ -1,11 +1,13 @@
 import { formatQuota, redemptionStatusTag } from '@modelgate/shared';
-import { Empty, Table, Tag, Typography, type TableProps } from 'antd';
+import { Table, Tag, Typography, type TableProps } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
 import { listPagination } from '../../../lib/pagination';
 import type { Redemption } from '../api';
 import { RedemptionRowActions } from './redemption-row-actions';
+import { ListEmpty } from '../../../components/list-empty';
+import { LIST_TABLE_SCROLL } from '../../../lib/table';
 
 interface RedemptionTableProps {
   codes: Redemption[];
@@ -95,8 +97,8 @@ export function RedemptionTable(props: RedemptionTableProps) {
       columns={columns}
       dataSource={props.codes}
       loading={props.loading}
-      scroll={{ x: 'max-content' }}
-      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('empty')} /> }}
+      scroll={LIST_TABLE_SCROLL}
+      locale={{ emptyText: <ListEmpty description={t('empty')} /> }}
       rowSelection={{ selectedRowKeys: props.selectedKeys, onChange: (keys) => props.onSelect(keys as number[]) }}
       pagination={listPagination(props.page, props.pageSize, props.total, props.onPageChange)}
     />

@@ -1,5 +1,6 @@
 import type { OptionKey } from '@modelgate/shared';
 import { Button, Card, Col, Form, Input, InputNumber, Row, Select, Switch } from 'antd';
+import { QUOTA_INPUT_MAX } from '../../../lib/quota-input';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOptionSection, type OptionSectionApi, type SectionCheck } from './use-option-section';
@@ -40,6 +41,8 @@ function FieldInput({ field, api, id }: { field: FieldDef; api: OptionSectionApi
           className="mg-full-width"
           value={text === '' ? null : Number(text)}
           min={field.min}
+          // Beyond this a typed number is silently rounded (quota options are whole numbers the server checks exactly).
+          max={QUOTA_INPUT_MAX}
           step={field.step}
           onChange={(n) => set(n === null ? '' : String(n))}
         />

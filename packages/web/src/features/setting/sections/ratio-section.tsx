@@ -29,7 +29,8 @@ export function RatioSection() {
   const version = query.dataUpdatedAt;
 
   const reset = async () => {
-    await call('POST /api/option/rest_model_ratio');
+    // scope=all: every price table (the reference's console resets the model ratios alone).
+    await call('POST /api/option/rest_model_ratio', { query: { scope: 'all' } });
     await Promise.all([queryClient.invalidateQueries({ queryKey: optionKeys.all }), queryClient.invalidateQueries({ queryKey: pricingKeys.all })]);
     showSuccess(t('editor.resetDone'));
   };

@@ -1,8 +1,10 @@
-import { Empty, Progress, Table, Tag, Typography, type TableProps } from 'antd';
+import { Progress, Table, Tag, Typography, type TableProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { FailReason, TaskDuration, TaskStatusTag } from '../../../components/task-parts';
 import dayjs from '../../../lib/dayjs';
 import type { AsyncTaskView } from '../api';
+import { ListEmpty } from '../../../components/list-empty';
+import { LIST_TABLE_SCROLL } from '../../../lib/table';
 
 /** Spec screen 12 (async tasks): admins also see the channel and the user. */
 export function TaskTable({ admin, items, loading }: { admin: boolean; items: AsyncTaskView[]; loading: boolean }) {
@@ -36,8 +38,8 @@ export function TaskTable({ admin, items, loading }: { admin: boolean; items: As
       loading={loading}
       size="middle"
       pagination={false}
-      scroll={{ x: 'max-content' }}
-      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('empty')} /> }}
+      scroll={LIST_TABLE_SCROLL}
+      locale={{ emptyText: <ListEmpty description={t('empty')} /> }}
     />
   );
 }

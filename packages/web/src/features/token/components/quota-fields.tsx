@@ -1,4 +1,5 @@
 import { Button, Form, InputNumber, Space, Switch } from 'antd';
+import { amountRule } from '../../../lib/quota-input';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
 import { DEFAULT_QUOTA_PER_UNIT, formatQuota } from '@modelgate/shared';
@@ -18,6 +19,7 @@ export function QuotaFields({ mode }: { mode: 'create' | 'edit' }) {
         name="remain_quota"
         label={t('field.quota')}
         extra={unlimited ? t('field.quotaUnlimitedHint') : t('field.quotaEquivalent', { value: formatQuota(Number(quota) || 0, quotaDisplay, 6) })}
+        rules={unlimited ? [] : [amountRule(0)]}
       >
         <InputNumber min={0} precision={0} step={DEFAULT_QUOTA_PER_UNIT} disabled={unlimited} className="mg-full-width" />
       </Form.Item>

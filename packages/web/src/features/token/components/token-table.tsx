@@ -1,4 +1,4 @@
-import { Empty, Table, Tag, Typography, type TableProps } from 'antd';
+import { Table, Tag, Typography, type TableProps } from 'antd';
 import dayjs from '../../../lib/dayjs';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
@@ -7,6 +7,8 @@ import { PAGE_SIZE_OPTIONS } from '../../../lib/storage';
 import { maskKey, type Token } from '../api';
 import { TokenRowActions } from './token-row-actions';
 import { TokenStatusTag } from './token-status-tag';
+import { ListEmpty } from '../../../components/list-empty';
+import { LIST_TABLE_SCROLL } from '../../../lib/table';
 
 interface TokenTableProps {
   tokens: Token[];
@@ -82,8 +84,8 @@ export function TokenTable(props: TokenTableProps) {
       columns={columns}
       dataSource={props.tokens}
       loading={props.loading}
-      scroll={{ x: 'max-content' }}
-      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('empty')} /> }}
+      scroll={LIST_TABLE_SCROLL}
+      locale={{ emptyText: <ListEmpty description={t('empty')} /> }}
       rowSelection={{
         selectedRowKeys: props.selectedKeys,
         onChange: (keys) => props.onSelect(keys as number[]),

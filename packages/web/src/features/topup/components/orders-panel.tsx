@@ -2,7 +2,7 @@ import { SearchOutlined } from '@ant-design/icons';
 import { formatQuota } from '@modelgate/shared';
 import { TopUpStatus } from '@modelgate/shared/api';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Button, Empty, Form, Input, Select, Table, Tag, Typography, type TableProps } from 'antd';
+import { Button, Form, Input, Select, Table, Tag, Typography, type TableProps } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,8 @@ import { useStatus } from '../../../app/status';
 import { listPagination } from '../../../lib/pagination';
 import { getPageSize, setPageSize } from '../../../lib/storage';
 import { fetchOrders, topUpKeys, type OrderQuery, type TopUpOrder } from '../api';
+import { ListEmpty } from '../../../components/list-empty';
+import { LIST_TABLE_SCROLL } from '../../../lib/table';
 
 const formatTime = (seconds: number) => (seconds > 0 ? dayjs.unix(seconds).format('YYYY-MM-DD HH:mm:ss') : '-');
 
@@ -72,8 +74,8 @@ export function OrdersPanel() {
         columns={columns}
         dataSource={list.data?.items ?? []}
         loading={list.isFetching}
-        scroll={{ x: 'max-content' }}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('orders.empty')} /> }}
+        scroll={LIST_TABLE_SCROLL}
+        locale={{ emptyText: <ListEmpty description={t('orders.empty')} /> }}
         pagination={listPagination(list.data?.page ?? query.page, query.pageSize, list.data?.total ?? 0, (page, pageSize) => {
           if (pageSize !== query.pageSize) setPageSize(pageSize);
           setQuery((old) => ({ ...old, page: pageSize !== old.pageSize ? 1 : page, pageSize }));

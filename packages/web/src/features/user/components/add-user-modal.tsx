@@ -51,9 +51,12 @@ export function AddUserModal({ open, onClose, onCreated }: AddUserModalProps) {
         <Form.Item
           name="username"
           label={t('field.username')}
-          rules={[{ required: true, whitespace: true, message: t('add.usernameRequired') }]}
+          rules={[
+            { required: true, whitespace: true, message: t('add.usernameRequired') },
+            { max: USERNAME_MAX_LENGTH, message: t('add.usernameTooLong', { max: USERNAME_MAX_LENGTH }) },
+          ]}
         >
-          <Input maxLength={USERNAME_MAX_LENGTH} autoComplete="off" />
+          <Input count={{ show: true, max: USERNAME_MAX_LENGTH }} autoComplete="off" />
         </Form.Item>
         <Form.Item name="display_name" label={t('field.displayName')}>
           <Input autoComplete="off" />

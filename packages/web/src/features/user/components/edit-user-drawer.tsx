@@ -1,5 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Button, Drawer, Form, Grid, Input, InputNumber, Select, Skeleton, Space, Typography } from 'antd';
+import { amountRule, amountTotalRule } from '../../../lib/quota-input';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
@@ -110,9 +111,12 @@ export function EditUserDrawer({ userId, onClose, onSaved }: EditUserDrawerProps
           <Form.Item
             name="username"
             label={t('field.username')}
-            rules={[{ required: true, whitespace: true, message: t('add.usernameRequired') }]}
+            rules={[
+              { required: true, whitespace: true, message: t('add.usernameRequired') },
+              { max: USERNAME_MAX_LENGTH, message: t('add.usernameTooLong', { max: USERNAME_MAX_LENGTH }) },
+            ]}
           >
-            <Input maxLength={USERNAME_MAX_LENGTH} />
+            <Input count={{ show: true, max: USERNAME_MAX_LENGTH }} />
           </Form.Item>
           <Form.Item name="display_name" label={t('field.displayName')}>
             <Input />
@@ -127,6 +131,7 @@ export function EditUserDrawer({ userId, onClose, onSaved }: EditUserDrawerProps
             name="quota"
             label={t('field.quota')}
             extra={t('edit.equivalent', { value: formatQuota(quota, quotaDisplay, 6) })}
+            rules={[amountRule(0)]}
           >
             <InputNumber precision={0} className="mg-full-width" />
           </Form.Item>
@@ -134,6 +139,8 @@ export function EditUserDrawer({ userId, onClose, onSaved }: EditUserDrawerProps
             name="add_quota"
             label={t('field.addQuota')}
             extra={t('edit.addQuotaHint', { total: formatQuota(quota + addQuota, quotaDisplay, 6) })}
+            dependencies={['quota']}
+            rules={[amountTotalRule(() => form.getFieldValue('quota'))]}
           >
             <InputNumber precision={0} className="mg-full-width" />
           </Form.Item>

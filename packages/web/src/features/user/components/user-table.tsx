@@ -1,4 +1,4 @@
-import { Empty, Table, Tag, Tooltip, Typography, type TableProps } from 'antd';
+import { Table, Tag, Tooltip, Typography, type TableProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
 import { GroupTag, RoleTag } from '../../../components/user-tags';
@@ -6,6 +6,8 @@ import { formatNumber, formatQuota, userStatusTag } from '@modelgate/shared';
 import { listPagination } from '../../../lib/pagination';
 import { isCancelled, type ManageAction, type User } from '../api';
 import { UserRowActions } from './user-row-actions';
+import { ListEmpty } from '../../../components/list-empty';
+import { LIST_TABLE_SCROLL } from '../../../lib/table';
 
 interface UserTableProps {
   users: User[];
@@ -114,8 +116,8 @@ export function UserTable(props: UserTableProps) {
       columns={columns}
       dataSource={props.users}
       loading={props.loading}
-      scroll={{ x: 'max-content' }}
-      locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('empty')} /> }}
+      scroll={LIST_TABLE_SCROLL}
+      locale={{ emptyText: <ListEmpty description={t('empty')} /> }}
       pagination={listPagination(props.page, props.pageSize, props.total, props.onPageChange)}
     />
   );
