@@ -25,7 +25,7 @@ export const SERVER_MESSAGES = {
     zh: '密码太常见或有规律（如 12345678、password123、与用户名相同），请换一个更难猜的密码',
     en: 'This password is too common or predictable (like 12345678, password123 or the username); choose one that is harder to guess',
   },
-  ORIGINAL_PASSWORD_REQUIRED: { zh: '修改密码需要输入当前密码', en: 'Enter your current password to change it' },
+  ORIGINAL_PASSWORD_REQUIRED: { zh: '修改密码需要输入当前密码（登录后 5 分钟内可不填）', en: 'Enter your current password to change it (not needed within 5 minutes of signing in)' },
   ORIGINAL_PASSWORD_WRONG: { zh: '当前密码错误', en: 'The current password is incorrect' },
   PASSWORDS_DIFFER: { zh: '两次输入的密码不一致', en: 'The two passwords differ' },
   DISPLAY_NAME_TOO_LONG: { zh: '显示名称长度不能超过 20 个字符', en: 'Display name must be at most 20 characters' },

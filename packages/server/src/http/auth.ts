@@ -15,6 +15,8 @@ export interface AuthUser {
   viaAccessToken: boolean;
   /** The session record's key when signed in by cookie (kept alive by a self password change). */
   sessionKey?: string;
+  /** When that session was signed in (unix seconds); undefined for an access token. */
+  signedInAt?: number;
   row: UserRow;
 }
 
@@ -47,7 +49,7 @@ export async function resolveCaller(ctx: AuthDeps, req: FastifyRequest): Promise
       if (!/^\d+$/.test(headerId) || Number(headerId) !== session.row.id) {
         throw new AppError('SESSION_USER_MISMATCH', 401);
       }
-      return toAuthUser(session.row, false, session.key);
+      return { ...toAuthUser(session.row, false, session.key), signedInAt: session.signedInAt };
     }
     // A stale cookie beside a valid access token (a script) must not hide the token.
     if (!auth) throw new AppError('SESSION_EXPIRED', 401);

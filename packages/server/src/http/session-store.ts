@@ -13,6 +13,8 @@ export interface LiveSession {
   /** The record's key, sha256 of the session id (never the id itself). */
   key: string;
   row: UserRow;
+  /** When this session was signed in (unix seconds): a fresh sign-in may change the password without the old one. */
+  signedInAt: number;
 }
 
 export interface SessionMeta {
@@ -72,12 +74,12 @@ export class SessionStore {
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
       .selectAll('users')
-      .select(['sessions.expires_at as session_expires_at', 'sessions.last_seen_at as session_last_seen_at'])
+      .select(['sessions.expires_at as session_expires_at', 'sessions.last_seen_at as session_last_seen_at', 'sessions.created_at as session_created_at'])
       .where('sessions.id', '=', key)
       .where('users.deleted_at', 'is', null)
       .executeTakeFirst();
     if (!found) return null;
-    const { session_expires_at: expiresAt, session_last_seen_at: lastSeenAt, ...row } = found;
+    const { session_expires_at: expiresAt, session_last_seen_at: lastSeenAt, session_created_at: createdAt, ...row } = found;
     const now = nowSec();
     if (Number(expiresAt) <= now) {
       await this.revokeKey(key);
@@ -86,7 +88,7 @@ export class SessionStore {
     if (now - Number(lastSeenAt) >= LAST_SEEN_EVERY_SEC) {
       await this.db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', key).execute();
     }
-    return { key, row };
+    return { key, row, signedInAt: Number(createdAt) };
   }
 
   /** The user a live session record belongs to (no user row read): for per-user rate limits. */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, newUser, rootClient } from '../../test-support/api-client.js';
 import { testDbKinds } from '../../test-support/test-db.js';
 import { startTestServer, type TestServer } from '../../test-support/test-server.js';
+import { SUDO_WINDOW_SEC } from './users.service.js';
 
 /** Another browser signed in as the same user. */
 async function secondSession(url: string, username: string, password = 'password123'): Promise<ApiClient> {
@@ -30,21 +31,41 @@ describe.each(testDbKinds())('ending sessions on %s', (kind) => {
   afterAll(() => srv?.close());
 
   const sessionCount = async (userId: number) => (await srv.ctx.db.db.selectFrom('sessions').select('id').where('user_id', '=', userId).execute()).length;
+  /** Moves a user's sign-ins `seconds` into the past (past the sudo window, say). */
+  const signedInAgo = (userId: number, seconds: number) =>
+    srv.ctx.db.db.updateTable('sessions').set({ created_at: Math.floor(Date.now() / 1000) - seconds }).where('user_id', '=', userId).execute();
 
   describe('changing one\'s own password', () => {
     it('requires the current password, with a clear message in both languages', async () => {
       const a = await newUser(srv.url, 'pwcheck');
-      expect((await a.put('/api/user/self', { password: 'newpassword1' })).body).toEqual({ success: false, message: 'Enter your current password to change it' });
+      // Past the few minutes after signing in during which the current password is not asked for.
+      await signedInAgo(a.userId!, SUDO_WINDOW_SEC + 60);
+      expect((await a.put('/api/user/self', { password: 'newpassword1' })).body).toEqual({ success: false, message: 'Enter your current password to change it (not needed within 5 minutes of signing in)' });
       expect((await a.put('/api/user/self', { password: 'newpassword1', original_password: 'wrongpass1' })).body).toEqual({ success: false, message: 'The current password is incorrect' });
       a.lang = 'zh-CN';
       expect((await a.put('/api/user/self', { password: 'newpassword1', original_password: 'wrongpass1' })).body.message).toBe('当前密码错误');
-      expect((await a.put('/api/user/self', { password: 'newpassword1' })).body.message).toBe('修改密码需要输入当前密码');
+      expect((await a.put('/api/user/self', { password: 'newpassword1' })).body.message).toBe('修改密码需要输入当前密码（登录后 5 分钟内可不填）');
       // Nothing changed: the old password still signs in, and other fields sent with a bad attempt were not applied.
       expect((await a.put('/api/user/self', { display_name: 'Sneaky', password: 'newpassword1', original_password: 'nope' })).body.success).toBe(false);
       expect((await a.get('/api/user/self')).body.data.display_name).toBe('pwcheck');
       expect((await new ApiClient(srv.url).login('pwcheck', 'password123')).body.success).toBe(true);
       // Editing other fields needs no password.
       expect((await a.put('/api/user/self', { display_name: 'Checked' })).body.success).toBe(true);
+    });
+
+    it('within minutes of a fresh sign-in, a session may change the password without the current one (the reference console sends none)', async () => {
+      const a = await newUser(srv.url, 'pwsudo');
+      expect((await a.put('/api/user/self', { password: 'newpassword1' })).body.success).toBe(true);
+      expect((await new ApiClient(srv.url).login('pwsudo', 'newpassword1')).body.success).toBe(true);
+      // A wrong current password is still refused when one is sent.
+      expect((await a.put('/api/user/self', { password: 'newpassword2', original_password: 'wrongpass1' })).body.message).toBe('The current password is incorrect');
+      // Once the window has passed, the current password is asked for again.
+      await signedInAgo(a.userId!, SUDO_WINDOW_SEC + 1);
+      expect((await a.put('/api/user/self', { password: 'newpassword2' })).body.success).toBe(false);
+      // An access token never counts as a fresh sign-in.
+      const script = new ApiClient(srv.url);
+      script.accessToken = (await (await secondSession(srv.url, 'pwsudo', 'newpassword1')).get('/api/user/token')).body.data as string;
+      expect((await script.put('/api/user/self', { password: 'newpassword3' })).body.success).toBe(false);
     });
 
     it('ends every other session and keeps the one that made the change', async () => {

@@ -31,6 +31,13 @@ export interface RegisterInput {
 /** The user columns that hold an identity at a sign-in provider. */
 export type IdentityColumn = 'github_id' | 'linux_do_id' | 'oidc_id' | 'wechat_id' | 'telegram_id';
 
+/** How long after signing in a session may change its password without the current one. */
+export const SUDO_WINDOW_SEC = 5 * 60;
+
+function freshSignIn(me: AuthUser): boolean {
+  return !me.viaAccessToken && me.signedInAt !== undefined && nowSec() - me.signedInAt <= SUDO_WINDOW_SEC;
+}
+
 /** The password the reference seeds root with; the console warns while it is still in use. */
 export const DEFAULT_ROOT_PASSWORD = '123456';
 
@@ -221,9 +228,12 @@ export class UsersService {
       patch.display_name = body.display_name;
     }
     if (body.password) {
-      // Whoever borrows an open session must not be able to lock the owner out.
-      if (!body.original_password) throw new AppError('ORIGINAL_PASSWORD_REQUIRED');
-      if (!(await verifyPassword(body.original_password, me.row.password))) throw new AppError('ORIGINAL_PASSWORD_WRONG');
+      // Whoever borrows an open session must not be able to lock the owner out: the current password
+      // is asked for, except within minutes of a fresh sign-in ("sudo mode"), which is how the
+      // reference console (it sends none) and accounts signed in through OAuth can change theirs.
+      if (!body.original_password) {
+        if (!freshSignIn(me)) throw new AppError('ORIGINAL_PASSWORD_REQUIRED');
+      } else if (!(await verifyPassword(body.original_password, me.row.password))) throw new AppError('ORIGINAL_PASSWORD_WRONG');
       checkPassword(body.password);
       checkNotCommonPassword(body.password, me.username, this.deps.config.rejectCommonPasswords);
       patch.password = await hashPassword(body.password);
