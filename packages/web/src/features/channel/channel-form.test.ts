@@ -35,12 +35,14 @@ describe('channel form (spec §5)', () => {
 
   it('sends one key per line in batch mode, comma strings for models and groups, integers for priority and weight', () => {
     const result = buildChannelPayload(
-      values({ key: ' k1 \n\n k2 ', groups: ['default', 'vip'], models: ['a', ' b ', 'a'], priority: -5000, weight: -3 }),
+      values({ key: ' k1 \n\n k2 ', groups: ['default', 'vip'], models: ['a', ' b ', 'a'], priority: -5000, weight: -3, max_input_tokens: -1 }),
       'create',
     );
     expect(result).toMatchObject({
-      payload: { key: 'k1\nk2', models: 'a,b', group: 'default,vip', groups: ['default', 'vip'], priority: -999, weight: 0, auto_ban: 1 },
+      payload: { key: 'k1\nk2', models: 'a,b', group: 'default,vip', groups: ['default', 'vip'], priority: -999, weight: 0, max_input_tokens: 0, auto_ban: 1 },
     });
+    expect(buildChannelPayload(values({ max_input_tokens: 8000 }), 'create')).toMatchObject({ payload: { max_input_tokens: 8000 } });
+    expect(channelToFormValues(channel({ max_input_tokens: 4096 })).max_input_tokens).toBe(4096);
   });
 
   it('defaults Azure to 2023-06-01-preview and Spark to v2.1, and keeps a JSON key whole for Vertex', () => {

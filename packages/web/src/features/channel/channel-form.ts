@@ -20,6 +20,8 @@ export interface ChannelFormValues {
   tag: string;
   priority: number | null;
   weight: number | null;
+  /** A prompt longer than this goes to another channel of the model (0: no limit). */
+  max_input_tokens: number | null;
 }
 
 export const DEFAULT_CHANNEL_VALUES: ChannelFormValues = {
@@ -40,6 +42,7 @@ export const DEFAULT_CHANNEL_VALUES: ChannelFormValues = {
   tag: '',
   priority: 0,
   weight: 0,
+  max_input_tokens: 0,
 };
 
 export function channelToFormValues(channel: Channel): ChannelFormValues {
@@ -62,6 +65,7 @@ export function channelToFormValues(channel: Channel): ChannelFormValues {
     tag: channel.tag ?? '',
     priority: Number(channel.priority) || 0,
     weight: Number(channel.weight) || 0,
+    max_input_tokens: Number(channel.max_input_tokens) || 0,
   };
 }
 
@@ -178,6 +182,7 @@ export function buildChannelPayload(
     tag: (values.tag ?? '').trim(),
     priority: toInt(values.priority, -999),
     weight: toInt(values.weight, 0),
+    max_input_tokens: toInt(values.max_input_tokens, 0),
   };
   if (mode === 'create' || !original) return { payload: body };
   const {

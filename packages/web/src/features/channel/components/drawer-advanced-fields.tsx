@@ -80,6 +80,9 @@ export function AdvancedFields() {
           <InputNumber className="mg-full-width" min={0} precision={0} />
         </Form.Item>
       </div>
+      <Form.Item name="max_input_tokens" label={t('field.maxInputTokens')} extra={t('field.maxInputTokensHint')}>
+        <InputNumber className="mg-full-width" min={0} max={2_147_483_647} precision={0} />
+      </Form.Item>
     </>
   );
 }
