@@ -47,7 +47,7 @@ export function SettingsPanel({ settings, onChange, groups, models, modelsLoadin
           />
         </Form.Item>
         <Form.Item label={t('settings.temperature', { value: settings.temperature })}>
-          <Slider min={0} max={1} step={0.1} value={settings.temperature} onChange={(temperature: number) => onChange({ temperature })} />
+          <Slider min={0.1} max={1} step={0.1} value={settings.temperature} onChange={(temperature: number) => onChange({ temperature })} />
         </Form.Item>
         <Form.Item label={t('settings.topP', { value: settings.topP })}>
           <Slider min={0} max={1} step={0.05} value={settings.topP} onChange={(topP: number) => onChange({ topP })} />
