@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, localise } from './errors.js';
+import { escapeHtml } from './html.js';
 
 /**
  * Runs the page-load limit; a refused browser gets a small HTML page (the message and a retry link
@@ -19,7 +20,7 @@ export async function limitPageLoad(
     const seconds = Number(err.vars?.seconds ?? 60);
     const message = localise(err, req);
     // The message and numbers are ours (no user input), escaping anyway keeps the page safe to edit.
-    const text = message.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+    const text = escapeHtml(message);
     const html =
       `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="${seconds}">` +
       `<meta name="viewport" content="width=device-width,initial-scale=1"><title>429</title></head>` +

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.js';
 import type { Logger } from '../../log/logger.js';
 import { recordLog } from '../logs/log-writer.js';
 import type { Mailer } from './mailer.js';
+import { escapeHtml } from '../../http/html.js';
 
 /** A channel switched off or on by ModelGate itself (never by an admin's own action). */
 export interface ChannelStatusEvent {
@@ -16,10 +17,6 @@ export interface ChannelNoticeDeps {
   db: Db;
   mailer: Pick<Mailer, 'configured' | 'send'>;
   log: Pick<Logger, 'warn' | 'error'>;
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function text(lang: Lang, e: ChannelStatusEvent, name: string): string {

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.js';
 import type { Logger } from '../../log/logger.js';
 import type { OptionsService } from '../options/options.service.js';
 import type { Mailer } from './mailer.js';
+import { escapeHtml } from '../../http/html.js';
 
 /** Spec §9: a quota alert mail at most once per two hours per user (on every node: the shared store). */
 export const REMIND_INTERVAL_MS = 2 * 60 * 60 * 1000;
@@ -21,10 +22,6 @@ export interface QuotaReminderDeps {
 }
 
 type Kind = 'low' | 'depleted';
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /**
  * "Quota almost depleted / depleted" mail (reference §5.4): sent when a relayed request's charge

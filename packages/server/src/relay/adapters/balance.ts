@@ -1,9 +1,9 @@
 import { isObj } from '../formats/shared/wire.js';
+import { stripV1, trimBase } from './base-url.js';
 import type { BalanceQuery, ChannelTarget } from './types.js';
 
 export type { BalanceContext, BalanceQuery } from './types.js';
 
-const trim = (url: string) => url.replace(/\/+$/, '');
 const bearer = (ch: ChannelTarget) => ({ authorization: `Bearer ${ch.key}` });
 const num = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN);
 const checked = (n: number, what: string): number | { error: string } => (Number.isFinite(n) ? n : { error: `the reply has no numeric ${what}` });
@@ -12,7 +12,7 @@ const checked = (n: number, what: string): number | { error: string } => (Number
 export function openAIBilling(defaultBase: string): BalanceQuery {
   return {
     request(ch, replies) {
-      const base = trim(ch.baseUrl || defaultBase).replace(/\/v1$/i, '');
+      const base = stripV1(ch.baseUrl || defaultBase);
       if (replies.length === 0) return { url: `${base}/v1/dashboard/billing/subscription`, headers: bearer(ch) };
       if (replies.length > 1) return undefined;
       const now = new Date();
@@ -28,7 +28,7 @@ export function openAIBilling(defaultBase: string): BalanceQuery {
 /** The credit-grants summary resellers copied from OpenAI (API2GPT: `total_remaining`, AIGC2D: `total_available`). */
 export function creditGrants(defaultBase: string, field: 'total_remaining' | 'total_available'): BalanceQuery {
   return {
-    request: (ch, replies) => (replies.length ? undefined : { url: `${trim(ch.baseUrl || defaultBase)}/dashboard/billing/credit_grants`, headers: bearer(ch) }),
+    request: (ch, replies) => (replies.length ? undefined : { url: `${trimBase(ch.baseUrl || defaultBase)}/dashboard/billing/credit_grants`, headers: bearer(ch) }),
     read: ([r]) => checked(num(r?.[field]), field),
   };
 }
@@ -36,7 +36,7 @@ export function creditGrants(defaultBase: string, field: 'total_remaining' | 'to
 /** AIProxy's `getUserOverview` with the key in `Api-Key`: `data.totalPoints`; `success:false` is a refusal. */
 export function aiproxyOverview(defaultBase: string): BalanceQuery {
   return {
-    request: (ch, replies) => (replies.length ? undefined : { url: `${trim(ch.baseUrl || defaultBase)}/api/report/getUserOverview`, headers: { 'api-key': ch.key } }),
+    request: (ch, replies) => (replies.length ? undefined : { url: `${trimBase(ch.baseUrl || defaultBase)}/api/report/getUserOverview`, headers: { 'api-key': ch.key } }),
     read([r]) {
       if (r?.success !== true) return { error: typeof r?.message === 'string' && r.message ? r.message : 'AIProxy refused the balance query' };
       return checked(num(isObj(r.data) ? r.data.totalPoints : undefined), 'data.totalPoints');
@@ -47,7 +47,7 @@ export function aiproxyOverview(defaultBase: string): BalanceQuery {
 /** OpenRouter's `{base}/v1/credits` (base `…/api`): credits bought minus credits used. */
 export function openRouterCredits(defaultBase: string): BalanceQuery {
   return {
-    request: (ch, replies) => (replies.length ? undefined : { url: `${trim(ch.baseUrl || defaultBase)}/v1/credits`, headers: bearer(ch) }),
+    request: (ch, replies) => (replies.length ? undefined : { url: `${trimBase(ch.baseUrl || defaultBase)}/v1/credits`, headers: bearer(ch) }),
     read([r]) {
       const d = isObj(r?.data) ? r.data : {};
       return checked(num(d.total_credits) - num(d.total_usage), 'data.total_credits or data.total_usage');
@@ -58,7 +58,7 @@ export function openRouterCredits(defaultBase: string): BalanceQuery {
 /** SiliconFlow's `{base}/v1/user/info`: `code` must be 20000; `data.totalBalance` (a string). */
 export function siliconFlowUserInfo(defaultBase: string): BalanceQuery {
   return {
-    request: (ch, replies) => (replies.length ? undefined : { url: `${trim(ch.baseUrl || defaultBase)}/v1/user/info`, headers: bearer(ch) }),
+    request: (ch, replies) => (replies.length ? undefined : { url: `${trimBase(ch.baseUrl || defaultBase)}/v1/user/info`, headers: bearer(ch) }),
     read([r]) {
       if (r?.code !== 20000) return { error: typeof r?.message === 'string' && r.message ? r.message : `code ${String(r?.code)}` };
       return checked(num(isObj(r.data) ? r.data.totalBalance : undefined), 'data.totalBalance');
@@ -73,7 +73,7 @@ export function siliconFlowUserInfo(defaultBase: string): BalanceQuery {
  */
 export function moonshotBalance(defaultBase: string): BalanceQuery {
   return {
-    request: (ch, replies) => (replies.length ? undefined : { url: `${trim(ch.baseUrl || defaultBase)}/v1/users/me/balance`, headers: bearer(ch) }),
+    request: (ch, replies) => (replies.length ? undefined : { url: `${trimBase(ch.baseUrl || defaultBase)}/v1/users/me/balance`, headers: bearer(ch) }),
     read([r], { ch, cnyPerUsd }) {
       if (r?.status === false || (r?.code !== undefined && r.code !== 0)) return { error: typeof r?.error === 'string' && r.error ? r.error : `code ${String(r?.code)}` };
       const available = num(isObj(r?.data) ? r.data.available_balance : undefined);
@@ -95,7 +95,7 @@ export function moonshotBalance(defaultBase: string): BalanceQuery {
  */
 export function deepseekBalance(defaultBase: string): BalanceQuery {
   return {
-    request: (ch, replies) => (replies.length ? undefined : { url: `${trim(ch.baseUrl || defaultBase)}/user/balance`, headers: bearer(ch) }),
+    request: (ch, replies) => (replies.length ? undefined : { url: `${trimBase(ch.baseUrl || defaultBase)}/user/balance`, headers: bearer(ch) }),
     read([r], { cnyPerUsd }) {
       if (!Array.isArray(r?.balance_infos)) return { error: 'the reply has no balance_infos' };
       let usd = 0;

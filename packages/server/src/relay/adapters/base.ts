@@ -5,6 +5,7 @@ import { sseEvents } from '../formats/sse.js';
 import type { ConvertContext, FormatSpec, WireError, WireFormat } from '../formats/types.js';
 import { credentialsDead, defaultRetryable } from '../upstream.js';
 import { isObj } from '../formats/shared/wire.js';
+import { stripV1 } from './base-url.js';
 import { CONTRACT_VERSION, type Adapter, type ChannelTarget, type ConvertedReply, type ModelListRequest, type RelayMode, type ReplyHeaders, type RequestInput, type StreamTransformer, type UpstreamCall, type UpstreamError, type UpstreamRequest } from './types.js';
 
 export type { ModelListRequest } from './types.js';
@@ -174,8 +175,8 @@ export abstract class AdapterBase implements Adapter {
 
   /** The OpenAI way (`GET {base}/v1/models`, Bearer key); adapters of other formats override it. */
   modelListRequest(ch: ChannelTarget, _pageToken?: string): ModelListRequest {
-    const base = (ch.baseUrl || this.defaultBaseUrl || 'https://api.openai.com').replace(/\/+$/, '');
-    return { url: `${base}/v1/models`, headers: { authorization: `Bearer ${ch.key}` } };
+    // This path adds `/v1` itself: a base URL copied with its `/v1` must not double it.
+    return { url: `${stripV1(ch.baseUrl || this.defaultBaseUrl || 'https://api.openai.com')}/v1/models`, headers: { authorization: `Bearer ${ch.key}` } };
   }
 
   /** `{data:[{id}]}` → the ids. */

@@ -1,6 +1,7 @@
 import { channelTypeInfo } from '@modelgate/shared';
 import type { WireError, WireFormat } from '../formats/types.js';
-import { AdapterBase, type ModelListRequest } from './base.js';
+import { AdapterBase } from './base.js';
+import { stripV1, trimBase } from './base-url.js';
 import type { BalanceQuery } from './balance.js';
 import type { ChannelTarget, RelayMode, UpstreamCall } from './types.js';
 import { ALL_MODES, MODE_FORMAT, MODE_PATH } from './types.js';
@@ -25,20 +26,8 @@ export interface OpenAIVendor {
   balance?: BalanceQuery;
 }
 
-export function trimBase(url: string): string {
-  return url.replace(/\/+$/, '');
-}
+export { stripV1, trimBase } from './base-url.js';
 
-/**
- * A base URL whose paths already add `/v1`, without a trailing `/v1` the admin copied from the
- * vendor's docs: `https://api.example.com/v1/` would otherwise be asked for `/v1/v1/models` and
- * answer a bare 404 (issue 35).
- */
-export function stripV1(url: string): string {
-  return trimBase(url).replace(/\/v1$/i, '');
-}
-
-/** Message of a non-OpenAI error body: the first of the fields vendors use (reference §3.2 step 9). */
 /**
  * FastAPI's validation detail (Mistral's 422 `message.detail`, Jina's `detail`): each problem as
  * `body.stream_options: Extra inputs are not permitted`, so the caller learns which field to fix.
@@ -56,6 +45,7 @@ function validationDetail(v: unknown): string | undefined {
   return parts.length ? parts.slice(0, 5).join('; ') : undefined;
 }
 
+/** Message of a non-OpenAI error body: the first of the fields vendors use (reference §3.2 step 9). */
 function vendorMessage(json: Record<string, unknown>): string | undefined {
   const pick = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
   const header = json.header as Record<string, unknown> | undefined;
@@ -143,11 +133,6 @@ export class OpenAIWireAdapter extends AdapterBase {
     return this.prefix === '/v1' ? stripV1(base) : base;
   }
 
-  /** `{base}/v1/models` with the same base as every other call (a trailing `/v1` not doubled). */
-  override modelListRequest(ch: ChannelTarget, pageToken?: string): ModelListRequest {
-    if (this.prefix !== '/v1') return super.modelListRequest(ch, pageToken);
-    return { url: `${stripV1(ch.baseUrl || this.defaultBaseUrl || 'https://api.openai.com')}/v1/models`, headers: { authorization: `Bearer ${ch.key}` } };
-  }
 
   protected url(call: UpstreamCall): string {
     if (call.upstream === 'openai-responses') return `${this.base(call.ch)}${this.prefix}/responses`;
