@@ -85,15 +85,18 @@ export async function login(page: Page, lang: Lang, username: string, password: 
 
 /**
  * Signs out from the header's user menu and waits for the login page. The menu item's click is
- * checked by the logout request it sends: a click that reached the menu while it was still opening
- * (seen once on a loaded CI machine: no request, the page stayed put) is made again, as a user would.
+ * checked by the logout request it sends: on a loaded CI machine the menu sometimes did not open at
+ * the first click (no menu item, no request, the page stayed put); the attempt is made again, as a
+ * user would.
  */
 export async function signOut(page: Page, lang: Lang): Promise<void> {
   await expect(async () => {
-    const sent = page.waitForRequest((r) => r.url().includes('/api/user/logout'), { timeout: 5_000 });
     await page.getByTestId('user-menu').click();
-    await page.getByRole('menuitem', { name: tr(lang, 'auth.logout') }).click({ timeout: 5_000 });
-    await sent;
+    // Together, so a failed click leaves no waiting promise behind to reject after this attempt.
+    await Promise.all([
+      page.waitForRequest((r) => r.url().includes('/api/user/logout'), { timeout: 5_000 }),
+      page.getByRole('menuitem', { name: tr(lang, 'auth.logout') }).click({ timeout: 5_000 }),
+    ]);
   }).toPass({ timeout: 30_000 });
   await expect(page).toHaveURL(/\/login$/, { timeout: 20_000 });
 }
