@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
 import type { Database } from '../db/schema.js';
-import { isTransient } from './ledger.js';
+import { isTransient } from './retry.js';
 
 /**
  * Every quota movement that is not a relayed request (docs/ledger.md): each one updates the

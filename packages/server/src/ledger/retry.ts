@@ -1,4 +1,8 @@
-import { isTransient } from './ledger.js';
+/** Deadlock or serialisation failure (PostgreSQL 40P01 / 40001, MySQL 1213 / 1205): safe to retry. */
+export function isTransient(err: unknown): boolean {
+  const e = err as { code?: unknown; errno?: unknown };
+  return e?.code === '40P01' || e?.code === '40001' || e?.errno === 1213 || e?.errno === 1205;
+}
 
 /** A deadlock (PostgreSQL, MySQL) or a SQLite writer that found the file locked past its busy timeout. */
 function retryable(err: unknown): boolean {

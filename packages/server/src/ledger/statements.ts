@@ -52,16 +52,23 @@ export const RELEASED = 3;
 
 export function buildStatements(db: Kysely<Database>, kind: SqlKind) {
   const locking = kind !== 'sqlite';
-  const reserveUser = db
+  // Every balance step of the ledger (batch.ts BalanceMove): a conditional move of the balance and
+  // the used counters. A reserve is (take = amount, min = amount), a release (take = -amount, no
+  // floor), a settle (take = what is still owed, used = the charge, count = 1).
+  const userMove = db
     .updateTable('users')
-    .set({ quota: sql`quota - ${P('amt')}` })
+    .set({
+      quota: sql`quota - ${P('take')}`,
+      used_quota: sql`used_quota + ${P('used')}`,
+      request_count: sql`request_count + ${P('count')}`,
+    })
     .where('id', '=', P('id'))
-    .where('quota', '>=', P('amt'));
-  const reserveToken = db
+    .where('quota', '>=', P('min'));
+  const tokenMove = db
     .updateTable('tokens')
-    .set({ remain_quota: sql`remain_quota - ${P('amt')}` })
+    .set({ remain_quota: sql`remain_quota - ${P('take')}`, used_quota: sql`used_quota + ${P('used')}` })
     .where('id', '=', P('id'))
-    .where('remain_quota', '>=', P('amt'));
+    .where('remain_quota', '>=', P('min'));
   // A request id that already reached a terminal state is never reserved again.
   const notFinished = sql`NOT EXISTS (SELECT 1 FROM ledger_requests WHERE request_id = ${P('rid')})`;
   const cols = sql`(request_id, user_id, token_id, user_amount, token_amount, created_at, node_id, lease_until)`;
@@ -96,25 +103,9 @@ export function buildStatements(db: Kysely<Database>, kind: SqlKind) {
     .updateTable('ledger_requests')
     .set({ charge: P('charge'), token_taken: P('tt'), shortfall: P('sf') })
     .where('request_id', '=', P('rid'));
-  const userSettle = db
-    .updateTable('users')
-    .set({
-      quota: sql`quota - ${P('delta')}`,
-      used_quota: sql`used_quota + ${P('charge')}`,
-      request_count: sql`request_count + 1`,
-    })
-    .where('id', '=', P('id'))
-    .where('quota', '>=', P('min'));
   const userLockBase = db.selectFrom('users').select('quota').where('id', '=', P('id'));
   const tokenLockBase = db.selectFrom('tokens').select('remain_quota').where('id', '=', P('id'));
-  const userRelease = db.updateTable('users').set({ quota: sql`quota + ${P('amt')}` }).where('id', '=', P('id'));
-  const tokenSettle = db
-    .updateTable('tokens')
-    .set({ remain_quota: sql`remain_quota - ${P('delta')}`, used_quota: sql`used_quota + ${P('charge')}` })
-    .where('id', '=', P('id'))
-    .where('remain_quota', '>=', P('min'));
   const tokenUsed = db.updateTable('tokens').set({ used_quota: sql`used_quota + ${P('charge')}` }).where('id', '=', P('id'));
-  const tokenRelease = db.updateTable('tokens').set({ remain_quota: sql`remain_quota + ${P('amt')}` }).where('id', '=', P('id'));
   const channelSettle = db
     .updateTable('channels')
     .set({ used_quota: sql`used_quota + ${P('charge')}`, response_time: P('rt') })
@@ -127,8 +118,8 @@ export function buildStatements(db: Kysely<Database>, kind: SqlKind) {
     .where('node_id', '=', P('node'))
     .where('created_at', '>=', P('since'));
   return {
-    reserveUser: prepare(reserveUser.compile()),
-    reserveToken: prepare(reserveToken.compile()),
+    userMove: prepare(userMove.compile()),
+    tokenMove: prepare(tokenMove.compile()),
     insertReservation: prepare(insertReservation.compile(db)),
     deleteReservation: prepare(deleteReservation.compile()),
     selectReservation: prepare(selectReservation.compile()),
@@ -136,14 +127,10 @@ export function buildStatements(db: Kysely<Database>, kind: SqlKind) {
     selectRequest: prepare(selectRequest.compile()),
     releasedToSettled: prepare(releasedToSettled.compile()),
     fixRequest: prepare(fixRequest.compile()),
-    userSettle: prepare(userSettle.compile()),
     // A row lock where the database has them; SQLite transactions are already serial (IMMEDIATE).
     userLock: prepare((locking ? userLockBase.forUpdate() : userLockBase).compile()),
     tokenLock: prepare((locking ? tokenLockBase.forUpdate() : tokenLockBase).compile()),
-    userRelease: prepare(userRelease.compile()),
-    tokenSettle: prepare(tokenSettle.compile()),
     tokenUsed: prepare(tokenUsed.compile()),
-    tokenRelease: prepare(tokenRelease.compile()),
     channelSettle: prepare(channelSettle.compile()),
     insertLog: prepare(insertLog.compile()),
     renewLeases: prepare(renewLeases.compile()),
