@@ -1,4 +1,4 @@
-import { Agent, buildConnector, Pool, ProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, buildConnector, Pool, ProxyAgent, type Dispatcher } from 'undici';
 import type { UpstreamGuard } from '../net/upstream-guard.js';
 import type { TransportReply } from './adapters/types.js';
 import type { WireError } from './formats/types.js';
@@ -113,8 +113,29 @@ export interface UpstreamSend {
  * pool, which guard and which time limits apply is decided in one place. No redirects are followed.
  */
 export async function sendUpstream(url: string, init: UpstreamSend): Promise<TransportReply> {
-  const res = await request(url, { method: init.method, headers: init.headers, body: init.body, dispatcher: init.dispatcher, signal: init.signal, headersTimeout: init.headersTimeout });
+  const { origin, path } = splitUrl(url);
+  const res = await init.dispatcher.request({ origin, path, method: init.method, headers: init.headers, body: init.body, signal: init.signal, headersTimeout: init.headersTimeout });
   return { statusCode: res.statusCode, headers: res.headers, body: res.body };
+}
+
+/** Upstream URLs already split (a channel sends every request to the same few). */
+const splitUrls = new Map<string, { origin: string; path: string }>();
+
+/**
+ * The origin and path of an upstream URL, as undici's own `request(url)` would split it (only
+ * http and https). Kept per URL: the split costs more than the map lookup, and a relay sends
+ * thousands of requests to each of a handful of URLs (the map is cleared if it ever grows large).
+ */
+export function splitUrl(url: string): { origin: string; path: string } {
+  let split = splitUrls.get(url);
+  if (!split) {
+    const u = new URL(url);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new TypeError(`upstream URL must be http or https: ${u.protocol}`);
+    split = { origin: u.origin, path: `${u.pathname}${u.search}` };
+    if (splitUrls.size >= 4096) splitUrls.clear();
+    splitUrls.set(url, split);
+  }
+  return split;
 }
 
 /**
