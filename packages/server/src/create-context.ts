@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { Redis } from 'ioredis';
 import { Cluster } from './cluster/cluster.js';
+import { workerSlot } from './cluster/worker-slot.js';
 import type { Invalidation } from './cluster/invalidation.js';
 import type { Config } from './config/config.js';
 import type { AppContext } from './context.js';
@@ -98,7 +99,7 @@ export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: 
   ctx.relay.guard.onRefused = (host, address) => log.warn({ host, address }, 'channel upstream refused at connect time: the address is one outbound requests may not reach');
   ctx.relay.channels.onUnreadable = (id, err) => log.error({ channel: id, reason: err.reason }, `channel #${id} is left out of selection: its key cannot be decrypted: ${err.message}`);
   ctx.options.onUnreadable = (key, err) => log.error({ option: key, reason: err.reason }, `option ${key} reads as unset: its stored value cannot be decrypted: ${err.message}`);
-  ctx.metrics = new Metrics({ db, redis: opts.redis ?? null, ledger: () => ctx.relay.ledger });
+  ctx.metrics = new Metrics({ db, redis: opts.redis ?? null, ledger: () => ctx.relay.ledger, worker: workerSlot() });
   ctx.relay.observer = ctx.metrics;
   ctx.quotaLedger = new QuotaLedger(db);
   ctx.cluster = new Cluster(config, db, opts.redis ?? null, {

@@ -1,13 +1,16 @@
+import cluster from 'node:cluster';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig, type Config } from './config/config.js';
+import { joinPrimary, onPrimaryGone } from './cluster/worker.js';
+import { runPrimary } from './cluster/primary.js';
+import { workerSlot } from './cluster/worker-slot.js';
+import { ConfigError, loadConfig, workerConfig, type Config } from './config/config.js';
 import { createContext } from './create-context.js';
-import { generatedSessionSecret } from './crypto/key-ring.js';
+import { secretBoxFromConfig } from './crypto/key-ring.js';
 import { defaultRootPasswordWarning, rootsWithDefaultPassword } from './modules/users/root-password.js';
-import { sealSecretsAtBoot } from './crypto/reseal.js';
 import { openDb } from './db/client.js';
-import { migrateToLatest } from './db/migrate.js';
 import { connectRedis, RedisRateLimitStore } from './http/redis-rate-limit.js';
-import { createLogger } from './log/logger.js';
+import { ensureRootUser, listenFailure, prepareDatabase, withSessionSecret } from './lifecycle/start-up.js';
+import { createLogger, type Logger } from './log/logger.js';
 import { loadProviders } from './relay/adapters/registry.js';
 import { startTracing } from './tracing/tracing.js';
 
@@ -22,31 +25,25 @@ async function main(): Promise<void> {
     }
     throw e;
   }
+  // WORKERS > 1: this is the primary (it forks the workers) or one of its workers, a node of its own.
+  const slot = workerSlot();
+  if (slot !== undefined) config = workerConfig(config, slot);
   const log = createLogger(config.logLevel, { node: config.nodeId });
-  if (config.sessionSecretGenerated) {
-    const generated = generatedSessionSecret(config);
-    config = { ...config, sessionSecret: generated.secret };
-    log.warn(
-      `SESSION_SECRET is not set: sessions are signed with the generated secret in ${generated.file}${generated.created ? ' (just created)' : ''}. ` +
-        'Keep that file with the data; set SESSION_SECRET (the same on every node) to run several nodes.',
-    );
-  }
+  // The primary has warned about generated secrets; a worker reads the files it created, quietly.
+  config = withSessionSecret(config, slot === undefined ? log : undefined);
+  if (config.workers > 1 && cluster.isPrimary) return startPrimary(config, log);
+
   const db = await openDb(config, { log });
   const redis = config.redisConnString ? await connectRedis(config.redisConnString, { log }) : null;
-  const ctx = createContext(config, db, { redis, log });
+  const ctx = createContext(config, db, { redis, log, secrets: slot === undefined ? undefined : secretBoxFromConfig(config) });
   if (redis) ctx.rateLimitStore = new RedisRateLimitStore(redis);
-  if (config.nodeType === 'master') {
-    const applied = await migrateToLatest(db);
-    if (applied.length) log.info({ migrations: applied }, `migrations applied: ${applied.join(', ')}`);
-    // Secrets stored in plaintext by an earlier version (or written straight into the database) are sealed now.
-    await sealSecretsAtBoot(db, ctx.secrets, log);
-  }
+  const primary = slot === undefined ? undefined : joinPrimary(ctx);
+  // A worker's primary has migrated the database and created root before forking it.
+  if (!primary) await prepareDatabase(ctx);
   // Subscribed before the first read, so no write made after that read can go unnoticed.
   await ctx.cluster.start();
   await ctx.options.reload();
-  if (config.nodeType === 'master' && (await ctx.usersService.ensureRoot())) {
-    log.warn(`created the super admin "root"${process.env.INITIAL_ROOT_PASSWORD ? '' : ' with password 123456: change it after the first login'}`);
-  }
+  if (!primary) await ensureRootUser(ctx);
 
   const tracing = await startTracing(process.env, { version: ctx.version, nodeId: config.nodeId }, log);
   // Every provider folder registers its adapters and formats before the app can relay (relay/adapters/registry.ts).
@@ -61,10 +58,10 @@ async function main(): Promise<void> {
   // `npm start` signal the whole process group, and scripts/start.mjs forwards the same signal,
   // so the server sees it twice; a second one must not cut the streams the first is letting finish.
   let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return void log.info(`${signal} received again; already shutting down`);
+  const shutdown = async (why: string) => {
+    if (stopping) return void log.info(`${why}; already shutting down`);
     stopping = true;
-    log.info(`${signal} received, shutting down (open requests may finish within ${config.shutdownTimeoutSec} s)`);
+    log.info(`${why}, shutting down (open requests may finish within ${config.shutdownTimeoutSec} s)`);
     clearInterval(sync);
     let code = 0;
     try {
@@ -82,25 +79,47 @@ async function main(): Promise<void> {
     // pino writes asynchronously: flush so the last lines are not lost with the process.
     log.flush(() => process.exit(code));
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT received'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM received'));
+  // A worker does not outlive its primary, even one killed outright: the IPC channel closes with it.
+  if (primary) onPrimaryGone(() => void shutdown('the cluster primary is gone'));
 
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'EADDRINUSE' && code !== 'EACCES' && code !== 'EADDRNOTAVAIL') throw err;
-    // A newcomer's commonest start-up failure: name the setting to change instead of a stack trace.
-    const why = code === 'EADDRINUSE' ? 'is already in use by another process' : code === 'EACCES' ? 'needs privileges this user lacks' : 'is not an address of this machine';
-    log.fatal(`cannot listen on ${config.host}:${config.port}: the ${code === 'EADDRNOTAVAIL' ? 'address' : 'port'} ${why} (${code}). Stop the other process or choose another port with PORT=<port> (and the address with HOST=<address>).`);
+    const message = listenFailure(err, config);
+    if (!message) throw err;
+    // In a cluster the primary logs it once and stops every worker (a restarted one would fail alike).
+    if (primary && (await primary.send({ mg: 'fatal', message }))) return void log.debug(message);
+    log.fatal(message);
     log.flush(() => process.exit(1));
     return;
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  if (primary) {
+    log.debug({ port, worker: slot }, `worker ${slot} listening on http://localhost:${port} (node ${config.nodeId})`);
+    await primary.send({ mg: 'listening', port });
+    return;
+  }
   log.info({ port, database: db.kind, redis: Boolean(redis) }, `listening on http://localhost:${port} (node ${config.nodeId}, database: ${db.kind}${redis ? ', redis' : ''})`);
   const weakRoot = defaultRootPasswordWarning(await rootsWithDefaultPassword(db).catch(() => []), config.host, port);
   if (weakRoot) log.warn(weakRoot);
+}
+
+/**
+ * WORKERS > 1: the start-up that must run once (migrations, sealing, root) happens here, before any
+ * worker exists; then the primary lets its database go and only supervises (cluster/primary.ts).
+ */
+async function startPrimary(config: Readonly<Config>, log: Logger): Promise<void> {
+  const db = await openDb(config, { log });
+  const ctx = createContext(config, db, { log });
+  await prepareDatabase(ctx);
+  await ensureRootUser(ctx);
+  const weakRoots = await rootsWithDefaultPassword(db).catch(() => []);
+  await ctx.relay.close();
+  await db.destroy();
+  runPrimary(config, log, { database: db.kind, redis: Boolean(config.redisConnString), weakRoots });
 }
 
 main().catch((err: unknown) => {

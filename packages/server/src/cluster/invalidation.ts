@@ -29,12 +29,15 @@ function parse(raw: string): Invalidation | undefined {
  * and because messages sent meanwhile are lost, every cache is dropped on each reconnect. Nodes
  * sharing a Redis database (the `/N` of the URL) form one cluster: pub/sub itself ignores the
  * database number, so the channel name carries it. Without Redis only the local apply happens and
- * other nodes converge by their cache TTL (SYNC_FREQUENCY).
+ * other nodes converge by their cache TTL (SYNC_FREQUENCY) — except the workers of one machine
+ * (WORKERS > 1), which pass every message on over IPC through their primary (`useWorkerPeers`).
  */
 export class InvalidationBus {
   private subscriber: Redis | null = null;
   private readonly channel: string;
   private connectedOnce = false;
+  /** Without Redis, in a cluster worker: hands a message to the primary for the other workers (cluster/worker.ts). */
+  private toPeers: ((raw: string) => void) | undefined;
 
   constructor(
     private readonly target: InvalidationTarget,
@@ -49,9 +52,17 @@ export class InvalidationBus {
     return this.redis !== null;
   }
 
+  /** Without Redis: the other workers of this machine get every message published here, through `send`. */
+  useWorkerPeers(send: (raw: string) => void): void {
+    this.toPeers = send;
+  }
+
   publish(m: Invalidation): void {
     this.target.apply(m);
-    if (!this.redis) return;
+    if (!this.redis) {
+      this.toPeers?.(JSON.stringify(m));
+      return;
+    }
     this.redis.publish(this.channel, JSON.stringify(m)).catch((err: unknown) => {
       this.log.error({ err, message: m }, 'cache invalidation could not be published; other nodes catch up within SYNC_FREQUENCY');
     });
@@ -64,9 +75,7 @@ export class InvalidationBus {
     const sub = this.redis.duplicate({ lazyConnect: true, enableOfflineQueue: true, maxRetriesPerRequest: null, connectionName: this.connectionName });
     this.subscriber = sub;
     sub.on('message', (channel: string, raw: string) => {
-      if (channel !== this.channel) return;
-      const m = parse(raw);
-      if (m) this.target.apply(m);
+      if (channel === this.channel) this.receive(raw);
     });
     sub.on('ready', () => {
       if (!this.connectedOnce) {
@@ -88,6 +97,12 @@ export class InvalidationBus {
     sub.on('error', (err: unknown) => this.log.warn({ err }, 'cache invalidation subscriber error'));
     await sub.connect();
     await sub.subscribe(this.channel);
+  }
+
+  /** A message another node (Redis) or worker (IPC) published; one that does not parse is ignored. */
+  receive(raw: string): void {
+    const m = parse(raw);
+    if (m) this.target.apply(m);
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, mysqlUrlFromDsn, parseSqlDsnKind } from './config.js';
+import os from 'node:os';
+import { ConfigError, loadConfig, mysqlUrlFromDsn, parseSqlDsnKind, workerConfig, workerNodeId } from './config.js';
 
 describe('loadConfig', () => {
   it('uses the reference defaults', () => {
@@ -97,6 +98,10 @@ describe('loadConfig', () => {
     ['TRUSTED_PROXIES', '2001:db8::/129'],
     ['TRUSTED_PROXIES', '10.0.0.1/'],
     ['TRUSTED_PROXIES', '999.1.1.1'],
+    ['WORKERS', '0'],
+    ['WORKERS', '257'],
+    ['WORKERS', '1.5'],
+    ['WORKERS', 'auto'],
   ])('stops on an invalid %s naming the variable', (name, value) => {
     let err: unknown;
     try {
@@ -107,6 +112,29 @@ describe('loadConfig', () => {
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).variable).toBe(name);
     expect((err as Error).message).toContain(name);
+  });
+});
+
+describe('WORKERS', () => {
+  it('runs one worker per CPU by default, and exactly the number asked for', () => {
+    expect(loadConfig({}).workers).toBe(os.availableParallelism());
+    expect(loadConfig({ WORKERS: '1' }).workers).toBe(1);
+    expect(loadConfig({ WORKERS: '256' }).workers).toBe(256);
+  });
+
+  it('leaves room in NODE_ID for the suffix of the last worker (reservations.node_id holds 64 characters)', () => {
+    expect(workerNodeId('gw', 3)).toBe('gw-w3');
+    expect(loadConfig({ NODE_ID: 'n'.repeat(61), WORKERS: '10' }).nodeId).toHaveLength(61);
+    expect(() => loadConfig({ NODE_ID: 'n'.repeat(61), WORKERS: '11' })).toThrow(/NODE_ID/);
+    // One process keeps NODE_ID as it is, up to the full 64 characters.
+    expect(loadConfig({ NODE_ID: 'n'.repeat(64), WORKERS: '1' }).nodeId).toHaveLength(64);
+  });
+
+  it('gives each worker its node id and a share of the machine\'s database connections', () => {
+    const worker = workerConfig(loadConfig({ NODE_ID: 'gw', WORKERS: '4', SQL_MAX_OPEN_CONNS: '50' }), 3);
+    expect(worker.nodeId).toBe('gw-w3');
+    expect(worker.sqlMaxOpenConns).toBe(13);
+    expect(workerConfig(loadConfig({ WORKERS: '64' }), 0).sqlMaxOpenConns).toBe(2);
   });
 });
 

@@ -37,6 +37,11 @@ export interface Config {
    * be stable across restarts of one node and different between nodes sharing a database.
    */
   nodeId: string;
+  /**
+   * WORKERS: server processes sharing the port (node:cluster; default one per CPU). Above 1 each
+   * worker is a node of its own, named `<NODE_ID>-w<n>` (workerNodeId).
+   */
+  workers: number;
   /** Seconds a node's reservation lease lasts without renewal before another node may release it. */
   ledgerLeaseSec: number;
   /** SHUTDOWN_TIMEOUT: how long in-flight requests (open streams) may run on after SIGTERM. */
@@ -173,6 +178,13 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     throw new ConfigError('NODE_ID', 'expected at most 64 letters, digits or . : @ _ -');
   }
 
+  const workers = int(env, 'WORKERS', os.availableParallelism(), 1);
+  if (workers > MAX_WORKERS) throw new ConfigError('WORKERS', `must be at most ${MAX_WORKERS}, got ${workers}`);
+  // The ledger's reservations.node_id holds 64 characters: the suffix of the last worker must fit too.
+  if (workers > 1 && workerNodeId(nodeId, workers - 1).length > 64) {
+    throw new ConfigError('NODE_ID', `with WORKERS=${workers} the workers are named ${workerNodeId(nodeId, 0)} … ${workerNodeId(nodeId, workers - 1)}, longer than 64 characters: choose a shorter NODE_ID`);
+  }
+
   let sessionSecret = str(env, 'SESSION_SECRET', '');
   const sessionSecretGenerated = sessionSecret === '';
   if (sessionSecret === 'random_string') {
@@ -210,6 +222,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     loginFailures: { limit: int(env, 'LOGIN_FAILURE_LIMIT', 10, 0), windowSec: int(env, 'LOGIN_FAILURE_WINDOW', 900, 1) },
     nodeType: nodeTypeRaw,
     nodeId,
+    workers,
     ledgerLeaseSec: int(env, 'LEDGER_LEASE_SEC', 60, 2),
     shutdownTimeoutSec: int(env, 'SHUTDOWN_TIMEOUT', 30, 0),
     syncFrequencySec: int(env, 'SYNC_FREQUENCY', 60, 1),
@@ -253,6 +266,24 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     throw new ConfigError('INITIAL_ROOT_PASSWORD', 'must be at least 6 characters');
   }
   return Object.freeze(config);
+}
+
+/** The most WORKERS accepted: far above any CPU count a gateway runs on, below what a typo asks for. */
+export const MAX_WORKERS = 256;
+
+/** A worker's node id: the slot (0 … WORKERS − 1) is kept across restarts, so a new worker recovers its predecessor's reservations. */
+export function workerNodeId(nodeId: string, slot: number): string {
+  return `${nodeId}-w${slot}`;
+}
+
+/**
+ * The configuration of cluster worker `slot`: a node of its own, with its share of the machine's
+ * database connections (SQL_MAX_OPEN_CONNS is sized against the database's connection limit per
+ * machine; WORKERS full-size pools would multiply it). Two at least, so one slow query does not
+ * queue every other request of the worker.
+ */
+export function workerConfig(config: Readonly<Config>, slot: number): Readonly<Config> {
+  return Object.freeze({ ...config, nodeId: workerNodeId(config.nodeId, slot), sqlMaxOpenConns: Math.max(2, Math.ceil(config.sqlMaxOpenConns / config.workers)) });
 }
 
 function defaultWebDist(): string {

@@ -6,7 +6,7 @@ import type { InFlight } from './in-flight.js';
 type Deps = Pick<AppContext, 'config' | 'relay'>;
 
 /** After the sockets are gone, how long handlers may take to record their outcome in the ledger. */
-const SETTLE_GRACE_MS = 10_000;
+export const SETTLE_GRACE_MS = 10_000;
 
 /**
  * `app.close()` as a graceful stop (docs/deployment.md#stopping): new connections are refused and

@@ -12,6 +12,12 @@ type Deps = Pick<AppContext, 'metrics' | 'options'>;
  * method, route pattern and status (relay streams are counted by the relay's own metrics).
  */
 export function metricsRoutes(app: FastifyInstance, ctx: Deps): void {
+  if (ctx.metrics.perWorker) {
+    app.addHook('onRequest', (_req, _reply, done) => {
+      ctx.metrics.requestReceived();
+      done();
+    });
+  }
   app.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url;
     if (route) ctx.metrics.httpAnswered(req.method, route, reply.statusCode);

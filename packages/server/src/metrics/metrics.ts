@@ -29,8 +29,16 @@ export class Metrics implements RelayObserver, JobObserver {
   private readonly jobRuns: Counter<'job' | 'outcome'>;
   private readonly jobDuration: Histogram<'job'>;
   private readonly http: Counter<'method' | 'route' | 'status'>;
+  /** This worker's series of modelgate_worker_requests_total (cluster workers only). */
+  private readonly workerRequests: { inc(): void } | undefined;
+  /**
+   * In a cluster worker (cluster/worker.ts): the text of every worker's metrics, aggregated by the
+   * primary, which `text()` answers instead of this process's alone.
+   */
+  aggregate: (() => Promise<string>) | undefined;
 
-  constructor(deps: { db: Db; redis: Redis | null; ledger: () => Pick<Ledger, 'openCount'> }) {
+  /** `worker`: this process's slot when it is one of several workers (cluster/worker-slot.ts). */
+  constructor(deps: { db: Db; redis: Redis | null; ledger: () => Pick<Ledger, 'openCount'>; worker?: number }) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: 'modelgate_' });
     this.requests = new Counter({ name: 'modelgate_relay_requests_total', help: 'Relayed requests that reached a channel, by outcome (success: billed; error: every channel tried failed).', labelNames: ['route', 'model', 'channel', 'outcome'], registers });
@@ -47,6 +55,13 @@ export class Metrics implements RelayObserver, JobObserver {
     this.jobRuns = new Counter({ name: 'modelgate_job_runs_total', help: 'Periodic job runs on this node, by outcome (ok, failed).', labelNames: ['job', 'outcome'], registers });
     this.jobDuration = new Histogram({ name: 'modelgate_job_duration_seconds', help: 'Periodic job run time on this node.', labelNames: ['job'], buckets: [0.01, 0.1, 1, 10, 60, 600], registers });
     this.http = new Counter({ name: 'modelgate_http_requests_total', help: 'Answered HTTP requests outside the relay streams, by route pattern and status.', labelNames: ['method', 'route', 'status'], registers });
+    if (deps.worker !== undefined) {
+      // The one series that stays per worker once the primary sums the workers' metrics: how evenly
+      // the kernel hands connections to the workers (cluster/primary.ts leaves that to it).
+      const counter = new Counter({ name: 'modelgate_worker_requests_total', help: 'Requests received, by worker process (WORKERS > 1).', labelNames: ['worker'], registers });
+      this.workerRequests = counter.labels({ worker: String(deps.worker) });
+      counter.inc({ worker: String(deps.worker) }, 0);
+    }
     new Gauge({
       name: 'modelgate_ledger_reservations_open',
       help: 'Reservations this node holds (requests in flight that have not settled).',
@@ -76,6 +91,8 @@ export class Metrics implements RelayObserver, JobObserver {
         name: 'modelgate_redis_up',
         help: '1 while the Redis connection is ready, else 0.',
         registers,
+        // Summed over workers this would count them (WORKERS > 1): 1 only while every worker's is ready.
+        aggregator: 'min',
         collect() {
           this.set(redis.status === 'ready' ? 1 : 0);
         },
@@ -84,7 +101,16 @@ export class Metrics implements RelayObserver, JobObserver {
   }
 
   text(): Promise<string> {
-    return this.registry.metrics();
+    return this.aggregate ? this.aggregate() : this.registry.metrics();
+  }
+
+  /** Whether requests are counted per worker (`requestReceived`): only in a cluster worker. */
+  get perWorker(): boolean {
+    return this.workerRequests !== undefined;
+  }
+
+  requestReceived(): void {
+    this.workerRequests?.inc();
   }
 
   get contentType(): string {

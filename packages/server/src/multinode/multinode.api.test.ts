@@ -2,7 +2,7 @@ import { startFakeOpenAI, startFakeSmtp, type FakeOpenAI, type FakeSmtp } from '
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, rootClient } from '../test-support/api-client.js';
 import { createTestDatabase } from '../test-support/test-db.js';
-import { isolatedRedisUrl, multiNodeDbKinds, startCluster, startNode, type NodeProcess, type TestCluster } from '../test-support/multinode.js';
+import { isolatedRedisUrl, multiNodeDbKinds, startCluster, startNode, within, type NodeProcess, type TestCluster } from '../test-support/multinode.js';
 import { addChannel } from '../test-support/relay-fixtures.js';
 
 /**
@@ -28,16 +28,6 @@ async function chat(node: NodeProcess, key: string, content = 'hi'): Promise<num
   });
   await res.arrayBuffer();
   return res.status;
-}
-
-/** Polls until `probe` returns true; the elapsed ms, or Infinity when `limitMs` passed first. */
-async function within(limitMs: number, probe: () => Promise<boolean>): Promise<number> {
-  const start = Date.now();
-  while (Date.now() - start <= limitMs) {
-    if (await probe()) return Date.now() - start;
-    await sleep(20);
-  }
-  return Infinity;
 }
 
 describe.skipIf(!kinds.length).each(cases)('two nodes on %s + Redis', (kind) => {

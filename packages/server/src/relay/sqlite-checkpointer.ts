@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { workerSlot } from '../cluster/worker-slot.js';
 import type { Db } from '../db/client.js';
 
 /**
@@ -10,6 +11,10 @@ import type { Db } from '../db/client.js';
  * connection never checkpoints; a worker thread with its own connection runs PASSIVE checkpoints
  * (which never block writers) every `everyMs`. If the worker dies, auto-checkpointing is turned
  * back on so the WAL cannot grow without bound.
+ *
+ * With WORKERS > 1 one thread serves the machine: a checkpoint copies the whole WAL, whoever wrote
+ * it, so only cluster worker 0 runs it and the others just leave checkpoints to it. While worker 0
+ * restarts the WAL grows for a moment; if its thread fails it checkpoints on its own commits again.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -40,6 +45,11 @@ export class SqliteCheckpointer {
   ) {
     const sqlite = handle.sqlite;
     if (!sqlite || sqlite.memory) return;
+    const slot = workerSlot();
+    if (slot !== undefined && slot > 0) {
+      sqlite.pragma('wal_autocheckpoint = 0');
+      return;
+    }
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, everyMs } });
     worker.unref();

@@ -58,6 +58,8 @@ export function baseNodeEnv(): Record<string, string> {
     CRITICAL_RATE_LIMIT_ENABLE: 'false',
     WEB_DIST_DIR: '/nonexistent-modelgate-web',
     LOG_LEVEL: 'info',
+    // One process per node, as these suites test nodes; cluster/*.api.test.ts sets WORKERS for its own.
+    WORKERS: '1',
   };
 }
 
@@ -94,7 +96,7 @@ export async function waitForReady(url: string, timeoutMs = 30_000, child?: Pick
  * Starts one server process with `env` over the base environment (PORT defaults to a free port,
  * NODE_ID to `node-<port>`) and waits until it serves requests.
  */
-export async function startNode(env: Record<string, string>, opts: { readyTimeoutMs?: number; viaStartScript?: boolean } = {}): Promise<NodeProcess> {
+export async function startNode(env: Record<string, string>, opts: { readyTimeoutMs?: number; viaStartScript?: boolean; waitReady?: boolean } = {}): Promise<NodeProcess> {
   refuseInFastTier('startNode');
   if (!fs.existsSync(MAIN_JS)) throw new Error(`${MAIN_JS} is missing: run \`npx tsc -b packages/shared packages/testkit packages/server\` first`);
   const port = env.PORT ? Number(env.PORT) : await freePort();
@@ -163,6 +165,7 @@ export async function startNode(env: Record<string, string>, opts: { readyTimeou
       clearTimeout(timer);
     },
   };
+  if (opts.waitReady === false) return node;
   try {
     await waitForReady(node.url, opts.readyTimeoutMs, node);
   } catch (e) {
@@ -170,6 +173,40 @@ export async function startNode(env: Record<string, string>, opts: { readyTimeou
     throw e;
   }
   return node;
+}
+
+/**
+ * The pid of each worker slot of a node started with WORKERS > 1 and LOG_LEVEL=debug, from the line
+ * each worker logs once it listens (cluster/primary.ts); a restarted slot's newest pid.
+ */
+export function workerPids(node: Pick<NodeProcess, 'output'>): Map<number, { pid: number; nodeId: string }> {
+  const pids = new Map<number, { pid: number; nodeId: string }>();
+  for (const line of node.output().split('\n')) {
+    if (!/"msg":"worker \d+ listening/.test(line)) continue;
+    const entry = JSON.parse(line) as { pid: number; worker: number; node: string };
+    pids.set(entry.worker, { pid: entry.pid, nodeId: entry.node });
+  }
+  return pids;
+}
+
+/**
+ * Waits until a node started with WORKERS=`count` (and LOG_LEVEL=debug) serves on every worker: the
+ * primary's line and each worker's own (written by another process, so in either order); their pids.
+ */
+export async function waitForWorkers(node: Pick<NodeProcess, 'output' | 'waitForOutput'>, count: number, timeoutMs = 30_000): Promise<Map<number, { pid: number; nodeId: string }>> {
+  await node.waitForOutput(new RegExp(`"msg":"listening on .*, ${count} workers`), timeoutMs);
+  for (let slot = 0; slot < count; slot++) await node.waitForOutput(new RegExp(`"msg":"worker ${slot} listening`), timeoutMs);
+  return workerPids(node);
+}
+
+/** Polls until `probe` returns true; the elapsed ms, or Infinity when `limitMs` passed first. */
+export async function within(limitMs: number, probe: () => Promise<boolean>): Promise<number> {
+  const start = Date.now();
+  while (Date.now() - start <= limitMs) {
+    if (await probe()) return Date.now() - start;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return Infinity;
 }
 
 /** The kinds a multi-node suite can run on: PostgreSQL and MySQL when their test URLs are set. */
