@@ -10,12 +10,14 @@
  *   BENCH_PIN=0 / BENCH_PIN=1   never pin / pin on 2 CPUs too (lib/harness.mjs `pinning`; 4+ CPUs pin by default)
  *   BENCH_LATENCY_N=2000 BENCH_STREAM_N=300 BENCH_STREAMS=1000
  *   --logs       also run bench/log-queries.mjs (management API on 1 000 000 log rows)
+ *   --workers    also a throughput row with WORKERS=BENCH_WORKERS (default 2) against the floor
+ *   BENCH_RELAY_DBS=postgres,mysql   also throughput rows on those databases (TEST_PG_URL / TEST_MYSQL_URL)
  *   --soak       also run bench/soak.mjs (10 minutes of mixed traffic; RSS at minute 2 against the end)
  *   (the sensitive-word row alone: node bench/sensitive-words.mjs)
  *   --no-build   reuse packages/*\/dist
  */
 import fs from 'node:fs';
-import { build, f, forkReady, killAll, log, pin, pinningNote, priceModels, rootSession, rssBytes, startModelGate } from './lib/harness.mjs';
+import { build, f, forkReady, freshDatabase, killAll, log, pin, pinningNote, priceModels, rootSession, rssBytes, startModelGate } from './lib/harness.mjs';
 import { addedOver, CHAT, CHAT_STREAM, concurrentStreams, cpuPerChunk, interleavedLatency, throughputRounds } from './lib/measure.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -33,6 +35,39 @@ const CLAUDE_STREAM = JSON.stringify({ model: CLAUDE, messages: ask, stream: tru
 const LONG_STREAM = JSON.stringify({ model: 'long-stream', messages: ask, stream: true });
 const MESSAGES_STREAM = JSON.stringify({ model: CLAUDE, max_tokens: 1024, messages: ask, stream: true });
 const MB = 1024 * 1024;
+
+/**
+ * A throughput row of its own (rounds against the floor) for ModelGate started with `env`:
+ * `--workers` runs it as a cluster of BENCH_WORKERS (default 2) workers — on a 2-CPU machine the
+ * load generator, the fake upstream and the floor share the two CPUs with the workers, so that row
+ * shows that the cluster serves and what it costs per request, not how it scales
+ * (docs/performance.md); BENCH_RELAY_DBS=postgres,mysql runs it on a fresh database of each kind
+ * (TEST_PG_URL / TEST_MYSQL_URL), the ledger's group commit included.
+ */
+async function ownRounds(label, upstream, floorTarget, env) {
+  log(`non-stream throughput, ${label}: ${ROUNDS}–${MAX_ROUNDS} interleaved rounds against the floor…`);
+  const mg = await startModelGate(upstream, env);
+  const subject = { name: 'subject', url: mg.url, key: mg.key, pid: mg.child.pid };
+  const tp = await throughputRounds([floorTarget, subject], { minRounds: ROUNDS, maxRounds: MAX_ROUNDS, seconds: SECONDS, subject: 'subject' });
+  mg.child.kill('SIGTERM');
+  await new Promise((resolve) => mg.child.once('exit', resolve));
+  fs.rmSync(mg.dir, { recursive: true, force: true });
+  return { label, tp };
+}
+
+async function extraRounds(upstream, floorTarget) {
+  const out = [];
+  if (process.argv.includes('--workers')) {
+    const n = Number(process.env.BENCH_WORKERS ?? 2);
+    out.push(await ownRounds(`WORKERS=${n}`, upstream, floorTarget, { WORKERS: String(n) }));
+  }
+  for (const kind of (process.env.BENCH_RELAY_DBS ?? '').split(',').filter(Boolean)) {
+    const db = await freshDatabase(kind);
+    out.push(await ownRounds(kind, upstream, floorTarget, db.env));
+    await db.drop();
+  }
+  return out;
+}
 
 function table(rows) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
@@ -89,6 +124,7 @@ async function main() {
   }
   const perChunk = (xs) => xs.reduce((a, x) => a + x.usPerChunk * x.chunks, 0) / xs.reduce((a, x) => a + x.chunks, 0);
   const rssAfter = rssBytes(gate.pid);
+  const extra = await extraRounds(fake.url, fl);
 
   const ms = (x) => f(x, 3);
   const pm = (x) => `±${f(x * 100, 0)} %`;
@@ -118,6 +154,12 @@ async function main() {
     ['  RSS before / streams completed', '-', `${f(rssFloor.before / MB, 0)} / ${rssFloor.ok}`, `${f(rssGate.before / MB, 0)} / ${rssGate.ok}`, '', '', ''],
     ['  RSS MB after the whole run', '-', '-', f(rssAfter / MB, 0), '', '', ''],
   ];
+  for (const { label, tp: t } of extra) {
+    rows.push(
+      [`req/s @64, ${label} (own rounds)`, '', f(t.floor.rps, 0), f(t.subject.rps, 0), `${f(t.rpsRatio.median)} × floor`, pm(t.rpsRatio.spread), ''],
+      [`CPU µs per request @64, ${label}`, '', f(t.floor.cpuUsPerReq, 0), f(t.subject.cpuUsPerReq, 0), `${f(t.cpuRatio.median)} × floor`, pm(t.cpuRatio.spread), ''],
+    );
+  }
   log(`\nthroughput rounds: ${tp.rounds} (${tp.steady ? 'ratios steady under ±10 %' : `COULD NOT SETTLE under ±10 % in ${MAX_ROUNDS} rounds: treat these ratios with care`}); ${pinningNote()}`);
   log(`\n${table(rows)}`);
   const { runSensitiveWords } = await import('./sensitive-words.mjs');

@@ -112,6 +112,8 @@ export async function spawnModelGate(env = {}, dir = fs.mkdtempSync(path.join(os
       CRITICAL_RATE_LIMIT_ENABLE: 'false',
       LOG_LEVEL: 'warn',
       WEB_DIST_DIR: '/nonexistent-modelgate-web',
+      // One process: the rows read this pid's CPU and memory, which with workers would be the idle primary's.
+      WORKERS: '1',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -141,8 +143,8 @@ export async function priceModels(url, headers, models) {
 }
 
 /** ModelGate set up like an operator would: one channel to `upstream`, one unlimited token. */
-export async function startModelGate(upstream) {
-  const mg = await spawnModelGate();
+export async function startModelGate(upstream, env = {}) {
+  const mg = await spawnModelGate(env);
   const headers = await rootSession(mg.url);
   // Enough balance for every row (the memory row holds 1000 streams' reservations at once), added
   // through the ledger like any admin top-up.
@@ -154,11 +156,50 @@ export async function startModelGate(upstream) {
   return { ...mg, key: `sk-${tokens.data[0].key}` };
 }
 
-/** User + system CPU seconds of a process so far. */
+/** The live child processes of a process (a cluster's workers). */
+function childPids(pid) {
+  const out = [];
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    const list = fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim();
+    if (list) out.push(...list.split(' ').map(Number));
+  }
+  return out;
+}
+
+/**
+ * A fresh, empty PostgreSQL or MySQL database on the test servers (TEST_PG_URL / TEST_MYSQL_URL):
+ * the server's environment for it, and `drop()`.
+ */
+export async function freshDatabase(kind) {
+  const name = `mg_bench_${Date.now().toString(36)}`;
+  const base = kind === 'postgres' ? process.env.TEST_PG_URL : process.env.TEST_MYSQL_URL;
+  if (!base) throw new Error(`${kind}: set ${kind === 'postgres' ? 'TEST_PG_URL' : 'TEST_MYSQL_URL'}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const sqlOn = async (statement) => {
+    if (kind === 'postgres') {
+      const pg = (await import('pg')).default;
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(statement);
+      await c.end();
+    } else {
+      const mysql = await import('mysql2/promise');
+      const c = await mysql.createConnection(base);
+      await c.query(statement);
+      await c.end();
+    }
+  };
+  await sqlOn(`CREATE DATABASE ${name}`);
+  return { env: { SQL_DSN: url.toString() }, drop: () => sqlOn(`DROP DATABASE IF EXISTS ${name}${kind === 'postgres' ? ' WITH (FORCE)' : ''}`) };
+}
+
+/** User + system CPU seconds of a process and its live children so far (a cluster: primary and workers). */
 export function cpuSeconds(pid) {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+  const own = (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+  return childPids(pid).reduce((sum, child) => sum + cpuSeconds(child), own);
 }
 
 /** Resident set size of a process in bytes. */
