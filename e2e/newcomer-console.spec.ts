@@ -85,7 +85,7 @@ async function limitedServer(env: Record<string, string>): Promise<{ url: string
   const child = spawn(process.execPath, ['packages/server/dist/main.js'], {
     cwd: root,
     stdio: 'ignore',
-    env: { ...process.env, PORT: String(port), SQLITE_PATH: path.join(dir, 'db.sqlite'), SESSION_SECRET: 'e2e-limits', CRITICAL_RATE_LIMIT_ENABLE: 'false', ...env },
+    env: { ...process.env, PORT: String(port), SQLITE_PATH: path.join(dir, 'db.sqlite'), SESSION_SECRET: 'e2e-limits', CRITICAL_RATE_LIMIT_ENABLE: 'false', WORKERS: '1', ...env },
   });
   const url = `http://127.0.0.1:${port}`;
   await expect(async () => expect((await fetch(`${url}/api/status`)).status).toBe(200)).toPass({ timeout: 30_000 });

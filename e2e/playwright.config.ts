@@ -127,6 +127,9 @@ export default defineConfig({
         GLOBAL_WEB_RATE_LIMIT_ENABLE: 'false',
         // The task screens' test waits for polled Midjourney and Suno tasks (default 15 s).
         TASK_POLL_INTERVAL_MS: '500',
+        // One server process: the browsers and the runner need the machine's other CPU (CI has two),
+        // and the cluster has its own tests (packages/server/src/cluster/workers*.api.test.ts).
+        WORKERS: '1',
       },
     },
   ],

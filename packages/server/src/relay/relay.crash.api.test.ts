@@ -33,6 +33,8 @@ async function startServer(): Promise<{ url: string; proc: ChildProcess }> {
       PORT: String(port),
       // One node restarted: the same NODE_ID, so it releases what its killed run left behind.
       NODE_ID: 'crash-node',
+      // One process: a SIGKILL is the crash under test (a cluster's workers would notice their primary die and stop gracefully).
+      WORKERS: '1',
       SQLITE_PATH: path.join(dir, 'crash.db'),
       SQL_DSN: '',
       REDIS_CONN_STRING: '',
