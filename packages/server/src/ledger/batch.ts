@@ -173,3 +173,24 @@ export class BatchRows {
 function moveSql(q: Statements, m: BalanceMove): Bound {
   return m.t === 'users' ? q.userMove({ take: m.take, min: m.min, used: m.used, count: m.count, id: m.id }) : q.tokenMove({ take: m.take, min: m.min, used: m.used, id: m.id });
 }
+
+/**
+ * A batch as one sequence of SQL for a driver to run (sync on SQLite, awaited elsewhere): the held
+ * rows' reads, every operation's statements in order, then the write-back. Yields each statement
+ * and takes its result; returns each operation's value.
+ */
+export function* batchStatements(rows: BatchRows, batch: readonly BatchItem[]): Generator<{ sql: Bound; get: boolean }, unknown[], StepResult> {
+  for (const p of rows.prefetch()) rows.loaded(p.t, p.id, (yield { sql: p.sql, get: true }).row);
+  const values: unknown[] = [];
+  for (const item of batch) {
+    const g = item.ops();
+    let step = g.next();
+    while (!step.done) {
+      const r = rows.resolve(step.value);
+      step = g.next('done' in r ? r.done : yield r);
+    }
+    values.push(step.value);
+  }
+  for (const b of rows.writeBack()) yield { sql: b, get: false };
+  return values;
+}

@@ -2,7 +2,7 @@ import { CompiledQuery, type QueryResult, type Transaction } from 'kysely';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/client.js';
 import type { Database } from '../db/schema.js';
-import { BatchRows, type BatchItem, type Ops, type StepResult, type Touches } from './batch.js';
+import { BatchRows, batchStatements, type BatchItem, type Ops, type StepResult, type Touches } from './batch.js';
 import { retryTransient } from './retry.js';
 import type { Bound, Statements } from './statements.js';
 
@@ -99,21 +99,10 @@ export class LedgerWriter {
 
   private transactAsync(batch: readonly BatchItem[]): Promise<unknown[]> {
     return this.handle.db.transaction().execute(async (trx) => {
-      const exec = (b: Bound): Promise<StepResult> => execAsync(trx, b);
-      const rows = new BatchRows(this.q, batch);
-      for (const p of rows.prefetch()) rows.loaded(p.t, p.id, (await exec(p.sql)).row);
-      const values: unknown[] = [];
-      for (const item of batch) {
-        const g = item.ops();
-        let step = g.next();
-        while (!step.done) {
-          const r = rows.resolve(step.value);
-          step = g.next('done' in r ? r.done : await exec(r.sql));
-        }
-        values.push(step.value);
-      }
-      for (const b of rows.writeBack()) await exec(b);
-      return values;
+      const it = batchStatements(new BatchRows(this.q, batch), batch);
+      let s = it.next();
+      while (!s.done) s = it.next(await execAsync(trx, s.value.sql));
+      return s.value;
     });
   }
 
@@ -150,19 +139,10 @@ export class LedgerWriter {
     const tx = (this.tx ??= { begin: sqlite.prepare('BEGIN IMMEDIATE'), commit: sqlite.prepare('COMMIT'), rollback: sqlite.prepare('ROLLBACK') });
     tx.begin.run();
     try {
-      const rows = new BatchRows(this.q, batch);
-      for (const p of rows.prefetch()) rows.loaded(p.t, p.id, this.execSync(p.sql, true).row);
-      const values: unknown[] = [];
-      for (const item of batch) {
-        const g = item.ops();
-        let step = g.next();
-        while (!step.done) {
-          const r = rows.resolve(step.value);
-          step = g.next('done' in r ? r.done : this.execSync(r.sql, r.get));
-        }
-        values.push(step.value);
-      }
-      for (const b of rows.writeBack()) this.execSync(b, false);
+      const it = batchStatements(new BatchRows(this.q, batch), batch);
+      let s = it.next();
+      while (!s.done) s = it.next(this.execSync(s.value.sql, s.value.get));
+      const values = s.value;
       tx.commit.run();
       return values;
     } catch (err) {
