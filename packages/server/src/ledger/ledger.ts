@@ -69,7 +69,6 @@ export interface SettleResult {
 
 const num = (v: unknown): number => Number(v ?? 0);
 
-
 /** A release learns its rows from the reservation it reads: none declared. */
 const NO_TOUCHES = { users: [], tokens: [] };
 
