@@ -22,6 +22,68 @@ const timed = (name, fn) => {
 /** A test suite: its failure is remembered, and the next suite still runs. */
 const suite = (name, cmd, args, env = {}) => timed(name, () => spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status === 0);
 
+/** The pids alive now. */
+function processIds() {
+  return new Set(fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number));
+}
+
+/** This process and its ancestors, which are never strays. */
+function ancestors() {
+  const out = new Set();
+  for (let pid = process.pid; pid > 1 && !out.has(pid); ) {
+    out.add(pid);
+    try {
+      pid = Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+    } catch {
+      break;
+    }
+  }
+  return out;
+}
+
+/**
+ * Processes started during a suite that outlived it and run this checkout's code (their command
+ * line names it, or they run in a test's temp folder): printed with their CPU time and killed.
+ * Returns false when there were any, so the run fails and the leak gets fixed.
+ */
+function stopStrays(before) {
+  const mine = ancestors();
+  const candidates = new Map();
+  for (const pid of processIds()) {
+    if (before.has(pid) || mine.has(pid)) continue;
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+      const cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
+      if (!cmd.includes(root) && !cwd.startsWith(root) && !/modelgate-/.test(cwd)) continue;
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      candidates.set(pid, { pid, cmd, ppid: Number(stat[1]), cpu: (Number(stat[11]) + Number(stat[12])) / 100 });
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  // Orphans (their test runner is gone, so init adopted them) and their children (a cluster's
+  // workers); a server someone started by hand meanwhile has a live parent and is left alone.
+  const strays = [...candidates.values()].filter((c) => c.ppid === 1);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const c of candidates.values()) {
+      if (!strays.includes(c) && strays.some((s) => s.pid === c.ppid)) {
+        strays.push(c);
+        grew = true;
+      }
+    }
+  }
+  for (const s of strays) {
+    console.error(`npm test: a test left process ${s.pid} running (${s.cpu.toFixed(1)} s of CPU): ${s.cmd.slice(0, 200)}`);
+    try {
+      process.kill(s.pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+  return strays.length === 0;
+}
+
 const USAGE = `npm test [-- options] [vitest filters…]
 
 Builds, then runs the suites in order (each runs even when an earlier one failed):
@@ -79,7 +141,11 @@ for (const f of [vitestJson, e2eJson, agentsJson]) fs.rmSync(f, { force: true })
 timed('build', () => run('npm', ['run', 'build']));
 // Every suite runs even when an earlier one fails; the exit code and the closing line say so.
 let ok = true;
+const before = processIds();
 if (wants('vitest')) ok = suite('vitest', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`, ...vitestArgs]);
+// A server or fake a test failed to stop would share the CPUs with the browser tests (CI's e2e
+// once took 2.4 × its usual time, with timeouts): name each one, then stop it.
+if (hasE2e || wants('agents')) ok = stopStrays(before) && ok;
 if (hasE2e) {
   ok = suite('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson }) && ok;
 }
