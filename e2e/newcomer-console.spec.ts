@@ -1,14 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { consoleApi, expect, FAKE_KEY, FAKE_UPSTREAM, loginAsRoot, newToken, setModelEntry, test, tr, uniqueName, useLanguage, type Lang } from './fixtures';
+import { ownServer, pageOn } from './own-server';
 
 const SHOTS = process.env.E2E_SHOTS_DIR ?? '/tmp/shots-i35a';
 const WIDTHS = [1366, 1920] as const;
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 /** Every list screen; the top-up orders are a tab of the wallet. */
 const LIST_SCREENS = ['/channel', '/token', '/log', '/user', '/redemption', '/task', '/midjourney', '/topup#orders', '/audit'] as const;
 
@@ -68,37 +63,6 @@ async function expectTablesFit(page: Page, where: string): Promise<void> {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** A console of its own with small limits, so a test can reach them without slowing other specs. */
-async function limitedServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const dir = mkdtempSync(path.join(tmpdir(), 'modelgate-limits-'));
-  const child = spawn(process.execPath, ['packages/server/dist/main.js'], {
-    cwd: root,
-    stdio: 'ignore',
-    env: { ...process.env, PORT: String(port), SQLITE_PATH: path.join(dir, 'db.sqlite'), SESSION_SECRET: 'e2e-limits', CRITICAL_RATE_LIMIT_ENABLE: 'false', WORKERS: '1', ...env },
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await expect(async () => expect((await fetch(`${url}/api/status`)).status).toBe(200)).toPass({ timeout: 30_000 });
-  return { url, child };
-}
-
-async function pageOn(browser: Browser, baseURL: string, lang: Lang): Promise<Page> {
-  // The browser's own language: a page the server answers before the console loads follows it.
-  const context = await browser.newContext({ baseURL, viewport: { width: 1366, height: 860 }, locale: lang === 'zh' ? 'zh-CN' : 'en-US' });
-  const page = await context.newPage();
-  await useLanguage(page, lang);
-  return page;
-}
 
 for (const lang of ['zh', 'en'] as Lang[]) {
   test.describe(`newcomer console (${lang})`, () => {
@@ -121,7 +85,7 @@ for (const lang of ['zh', 'en'] as Lang[]) {
     test('a signed-in console never meets the anonymous limit; a limited list says when to retry', async ({ browser }) => {
       test.setTimeout(180_000);
       // Anonymous budget far below one walk through the screens; the per-user one is what stops root here.
-      const srv = await limitedServer({
+      const srv = await ownServer({
         GLOBAL_API_RATE_LIMIT: '12',
         GLOBAL_API_USER_RATE_LIMIT: '400',
         GLOBAL_WEB_RATE_LIMIT: '40',
@@ -169,7 +133,7 @@ for (const lang of ['zh', 'en'] as Lang[]) {
     });
 
     test('past the page-load limit the browser gets an HTML page that says when to retry', async ({ browser }) => {
-      const srv = await limitedServer({ GLOBAL_WEB_RATE_LIMIT: '2' });
+      const srv = await ownServer({ GLOBAL_WEB_RATE_LIMIT: '2' });
       try {
         const page = await pageOn(browser, srv.url, lang);
         await page.goto('/login');
@@ -187,7 +151,7 @@ for (const lang of ['zh', 'en'] as Lang[]) {
     });
 
     test('sign-up refuses a common password and a long username with a clear message', async ({ browser }) => {
-      const srv = await limitedServer({});
+      const srv = await ownServer({});
       try {
         const page = await pageOn(browser, srv.url, lang);
         await page.goto('/register');
