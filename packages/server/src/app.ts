@@ -111,6 +111,12 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   installCsrfGuard(app, { origins: () => [ctx.options.str('ServerAddress'), ctx.config.frontendBaseUrl] });
   installJsonBodyParser(app);
   app.addHook('onClose', async () => ctx.cluster.scheduler.stop());
+  // LOG_SQL_DSN: log rows wait in the main database's outbox until this moves them; what is left at
+  // the stop is moved by the next start (of any node).
+  if (ctx.logShipper) {
+    ctx.logShipper.start();
+    app.addHook('onClose', async () => ctx.logShipper?.stop());
+  }
   app.addHook('onClose', async () => ctx.quotaReminder.close());
   // Notices already noted are written before the database closes.
   app.addHook('onClose', async () => ctx.channelNotice.settled());

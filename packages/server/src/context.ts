@@ -2,6 +2,7 @@ import type { Cluster } from './cluster/cluster.js';
 import type { Config } from './config/config.js';
 import type { ChannelOps } from './modules/channels/channel-ops.service.js';
 import type { Db } from './db/client.js';
+import type { LogShipper } from './modules/logs/log-outbox.js';
 import type { Logger } from './log/logger.js';
 import type { Metrics } from './metrics/metrics.js';
 import type { RateLimitStore } from './http/rate-limit.js';
@@ -29,6 +30,13 @@ import type { SecretBox } from './crypto/secret-box.js';
 export interface AppContext {
   config: Readonly<Config>;
   db: Db;
+  /**
+   * Where the usage log, the hourly quota data and the audit log are read (LOG_SQL_DSN's database,
+   * else `db` itself). Rows are written through `db` (the ledger's transaction, or its outbox).
+   */
+  logDb: Db;
+  /** Moves outbox rows to `logDb` when that is another database (modules/logs/log-outbox.ts). */
+  logShipper?: LogShipper;
   /** The process logger; Fastify derives each request's child logger (with `reqId`) from it. */
   log: Logger;
   /** Prometheus metrics of this process (metrics/metrics.ts). */

@@ -6,6 +6,7 @@ import type { Invalidation } from './cluster/invalidation.js';
 import type { Config } from './config/config.js';
 import type { AppContext } from './context.js';
 import type { Db } from './db/client.js';
+import { LogShipper } from './modules/logs/log-outbox.js';
 import { MemoryRateLimitStore } from './http/rate-limit.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { SessionStore } from './http/session-store.js';
@@ -65,12 +66,15 @@ function applyInvalidation(ctx: AppContext, m: Invalidation): void {
  * store, job locks and cross-node cache invalidation). Options are loaded and the invalidation
  * subscriber started (`ctx.cluster.start()`) by the caller.
  */
-export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: Redis | null; log?: Logger; secrets?: SecretBox } = {}): AppContext {
+export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: Redis | null; log?: Logger; secrets?: SecretBox; logDb?: Db } = {}): AppContext {
   const log = opts.log ?? createLogger(config.logLevel, { node: config.nodeId });
+  // A log database of its own (LOG_SQL_DSN): log rows written on the main handle go to its outbox.
+  if (opts.logDb && opts.logDb !== db) db.logsElsewhere = true;
   const secrets = opts.secrets ?? secretBoxFromConfig(config, { log });
   const ctx = {
     config,
     db,
+    logDb: opts.logDb ?? db,
     log,
     version: readVersion(),
     startTime: Math.floor(Date.now() / 1000),
@@ -94,6 +98,7 @@ export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: 
     },
   } as unknown as AppContext;
   ctx.relay = new RelayServices(db, config, secrets);
+  if (db.logsElsewhere) ctx.logShipper = new LogShipper(db, ctx.logDb, log);
   // Channels whose target no root placed are checked when connecting, against the operator's allow list; the address goes to the log only.
   ctx.relay.guard.allow = () => outboundAllowList(ctx.options);
   ctx.relay.guard.onRefused = (host, address) => log.warn({ host, address }, 'channel upstream refused at connect time: the address is one outbound requests may not reach');

@@ -7,7 +7,7 @@ import { ConfigError, loadConfig, workerConfig, type Config } from './config/con
 import { createContext } from './create-context.js';
 import { secretBoxFromConfig } from './crypto/key-ring.js';
 import { defaultRootPasswordWarning, rootsWithDefaultPassword } from './modules/users/root-password.js';
-import { openDb } from './db/client.js';
+import { openDb, openLogDb } from './db/client.js';
 import { connectRedis, RedisRateLimitStore } from './http/redis-rate-limit.js';
 import { ensureRootUser, listenFailure, prepareDatabase, withSessionSecret } from './lifecycle/start-up.js';
 import { createLogger, type Logger } from './log/logger.js';
@@ -34,8 +34,9 @@ async function main(): Promise<void> {
   if (config.workers > 1 && cluster.isPrimary) return startPrimary(config, log);
 
   const db = await openDb(config, { log });
+  const logDb = await openLogDb(config, { log });
   const redis = config.redisConnString ? await connectRedis(config.redisConnString, { log }) : null;
-  const ctx = createContext(config, db, { redis, log, secrets: slot === undefined ? undefined : secretBoxFromConfig(config) });
+  const ctx = createContext(config, db, { redis, log, logDb, secrets: slot === undefined ? undefined : secretBoxFromConfig(config) });
   if (redis) ctx.rateLimitStore = new RedisRateLimitStore(redis);
   const primary = slot === undefined ? undefined : joinPrimary(ctx);
   // A worker's primary has migrated the database and created root before forking it.
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
       await tracing.shutdown();
       await ctx.cluster.close();
       await db.destroy();
+      await logDb?.destroy();
       redis?.disconnect();
       log.info('stopped');
     } catch (err) {
@@ -113,12 +115,14 @@ async function main(): Promise<void> {
  */
 async function startPrimary(config: Readonly<Config>, log: Logger): Promise<void> {
   const db = await openDb(config, { log });
-  const ctx = createContext(config, db, { log });
+  const logDb = await openLogDb(config, { log });
+  const ctx = createContext(config, db, { log, logDb });
   await prepareDatabase(ctx);
   await ensureRootUser(ctx);
   const weakRoots = await rootsWithDefaultPassword(db).catch(() => []);
   await ctx.relay.close();
   await db.destroy();
+  await logDb?.destroy();
   runPrimary(config, log, { database: db.kind, redis: Boolean(config.redisConnString), weakRoots });
 }
 

@@ -12,6 +12,7 @@ export const SERVER_MESSAGES = {
   NO_PERMISSION: { zh: '无权进行此操作，权限不足', en: 'No permission for this operation' },
   INVALID_PARAMETER: { zh: '无效的参数', en: 'Invalid parameter' },
   INTERNAL: { zh: '服务器内部错误，请联系管理员', en: 'Server internal error, please contact the administrator' },
+  LOG_DB_UNAVAILABLE: { zh: '日志数据库暂时无法访问：调用照常计费，日志会在其恢复后补齐，请稍后再试', en: 'The log database cannot be reached right now: calls are still billed and their log rows will appear once it is back; please try again later' },
   LOGIN_REQUIRED_FIELDS: { zh: '请输入用户名和密码', en: 'Please enter username and password' },
   PASSWORD_LOGIN_DISABLED: { zh: '管理员关闭了密码登录', en: 'The administrator has turned off password login' },
   LOGIN_FAILED: { zh: '用户名或密码错误，或用户已被封禁', en: 'Username or password incorrect, or user banned' },

@@ -39,7 +39,7 @@ export function agentSessions(client: AgentClient): void {
         expect(sent.some((r) => carriesToolResult(r.body)), `the upstream saw the tool result\n${describeRun(run)}`).toBe(true);
         expect(sent.filter((r) => 'rejected' in r && r.rejected).map((r) => (r as { rejected?: unknown }).rejected), 'upstream refusals').toEqual([]);
         await assertBilledExactly(w, c, before, sent, groupOf(ch.kind));
-        const models = new Set((await w.h.server.ctx.db.db.selectFrom('logs').select('model_name').where('user_id', '=', c.userId).execute()).map((l) => l.model_name));
+        const models = new Set((await w.h.server.ctx.logDb.db.selectFrom('logs').select('model_name').where('user_id', '=', c.userId).execute()).map((l) => l.model_name));
         expect(models.has(client.defaultModel), `default model ${client.defaultModel} asked (saw ${[...models].join(', ')})`).toBe(true);
       });
     }

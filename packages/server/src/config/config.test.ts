@@ -165,3 +165,18 @@ describe('SQL_DSN', () => {
     expect(mysqlUrlFromDsn('root@tcp(127.0.0.1:3306)/test')).toBe('mysql://root@127.0.0.1:3306/test');
   });
 });
+
+describe('LOG_SQL_DSN', () => {
+  it('is empty by default: the logs stay in the main database', () => {
+    expect(loadConfig({}).logSqlDsn).toBe('');
+  });
+
+  it('takes the PostgreSQL and MySQL forms of SQL_DSN', () => {
+    expect(loadConfig({ LOG_SQL_DSN: 'postgres://u:p@logs:5432/logs' }).logSqlDsn).toBe('postgres://u:p@logs:5432/logs');
+    expect(loadConfig({ LOG_SQL_DSN: 'root:pw@tcp(logs:3306)/logs' }).logSqlDsn).toBe('root:pw@tcp(logs:3306)/logs');
+  });
+
+  it.each(['local', 'local.db', 'oracle://x'])('refuses %s, naming LOG_SQL_DSN', (dsn) => {
+    expect(() => loadConfig({ LOG_SQL_DSN: dsn })).toThrow(/LOG_SQL_DSN/);
+  });
+});

@@ -12,6 +12,11 @@ export interface Config {
   host: string;
   port: number;
   sqlDsn: string;
+  /**
+   * LOG_SQL_DSN: a PostgreSQL or MySQL database of its own for the usage log, the hourly quota data
+   * and the audit log (docs/deployment.md#a-separate-log-database); empty: they stay in the main one.
+   */
+  logSqlDsn: string;
   sqlitePath: string;
   sqlMaxOpenConns: number;
   redisConnString: string;
@@ -168,6 +173,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     parseSqlDsnKind(sqlDsn);
   }
 
+  const logSqlDsn = str(env, 'LOG_SQL_DSN', '');
+  if (logSqlDsn && parseSqlDsnKind(logSqlDsn, 'LOG_SQL_DSN') === 'sqlite') {
+    throw new ConfigError('LOG_SQL_DSN', 'expected postgres://…, mysql://… or user:pass@tcp(host:port)/db (a separate log database is PostgreSQL or MySQL; unset keeps the logs in the main database)');
+  }
+
   const nodeTypeRaw = str(env, 'NODE_TYPE', 'master').toLowerCase();
   if (nodeTypeRaw !== 'master' && nodeTypeRaw !== 'slave') {
     throw new ConfigError('NODE_TYPE', `expected "master" or "slave", got "${nodeTypeRaw}"`);
@@ -211,6 +221,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     host: str(env, 'HOST', '0.0.0.0').trim(),
     port,
     sqlDsn,
+    logSqlDsn,
     sqlitePath: path.resolve(cwd, str(env, 'SQLITE_PATH', 'data/modelgate.db').replace(/\?.*$/, '')),
     sqlMaxOpenConns: int(env, 'SQL_MAX_OPEN_CONNS', 50, 1),
     redisConnString: redis,
@@ -297,12 +308,12 @@ export type SqlKind = 'sqlite' | 'postgres' | 'mysql';
  * SQL_DSN forms (reference §10): `postgres://…` / `postgresql://…` → PostgreSQL; a value starting with
  * `local` or empty → SQLite; `mysql://…` or the Go form `user:pass@tcp(host:port)/db?…` → MySQL.
  */
-export function parseSqlDsnKind(dsn: string): SqlKind {
+export function parseSqlDsnKind(dsn: string, variable = 'SQL_DSN'): SqlKind {
   if (!dsn || dsn.startsWith('local')) return 'sqlite';
   if (/^postgres(ql)?:\/\//.test(dsn)) return 'postgres';
   if (/^mysql:\/\//.test(dsn)) return 'mysql';
   if (/@tcp\([^)]+\)\/[^?]+/.test(dsn)) return 'mysql';
-  throw new ConfigError('SQL_DSN', 'expected postgres://…, mysql://…, user:pass@tcp(host:port)/db, or empty for SQLite');
+  throw new ConfigError(variable, 'expected postgres://…, mysql://…, user:pass@tcp(host:port)/db, or empty for SQLite');
 }
 
 /** Converts the Go-style MySQL DSN to a mysql:// URL understood by mysql2. */

@@ -16,6 +16,12 @@ export interface Db {
    * connection across event-loop turns and serialise every concurrent request behind it.
    */
   sqlite?: import('better-sqlite3').Database;
+  /**
+   * The usage and audit logs live in another database (LOG_SQL_DSN): rows written on this handle go
+   * to its `log_outbox` in the caller's transaction, and the log shipper moves them there
+   * (modules/logs/log-shipper.ts).
+   */
+  logsElsewhere?: boolean;
   /** PostgreSQL and MySQL: connections open, idle, and requests waiting for one (metrics). */
   poolStats?: () => PoolStats;
   destroy(): Promise<void>;
@@ -73,6 +79,15 @@ export async function openDb(config: Pick<Config, 'sqlDsn' | 'sqlitePath' | 'sql
     db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
   }
   return { db, kind, sqlite: sqliteHandle, poolStats, destroy: () => db.destroy() };
+}
+
+/**
+ * The log database (LOG_SQL_DSN), or undefined when the logs stay in the main database. Its pool is
+ * a quarter of the main one's (at least 2): it serves the log screens, the shipper and the jobs.
+ */
+export async function openLogDb(config: Pick<Config, 'logSqlDsn' | 'sqlitePath' | 'sqlMaxOpenConns'>, opts: { log?: Pick<Logger, 'warn'> } = {}): Promise<Db | undefined> {
+  if (!config.logSqlDsn) return undefined;
+  return openDb({ sqlDsn: config.logSqlDsn, sqlitePath: config.sqlitePath, sqlMaxOpenConns: Math.max(2, Math.ceil(config.sqlMaxOpenConns / 4)) }, opts);
 }
 
 /**

@@ -14,6 +14,7 @@ import * as m0011 from './migrations/0011-quota-data-models.js';
 import * as m0012 from './migrations/0012-console-read-indexes.js';
 import * as m0013 from './migrations/0013-channel-target-trust.js';
 import * as m0014 from './migrations/0014-username-keys.js';
+import * as m0015 from './migrations/0015-log-outbox.js';
 import type { MigrationFn } from './migrations/column-types.js';
 
 /** Append-only: add new migrations at the end with the next number; never edit a released one. */
@@ -32,6 +33,7 @@ const MIGRATIONS: Array<[string, { up: MigrationFn }]> = [
   ['0012-console-read-indexes', m0012],
   ['0013-channel-target-trust', m0013],
   ['0014-username-keys', m0014],
+  ['0015-log-outbox', m0015],
 ];
 
 class CodeProvider implements MigrationProvider {

@@ -316,6 +316,23 @@ export interface AuditLogsTable {
   details: string;
 }
 
+/** Migration 0015: log and audit rows waiting in the main database for the log database (LOG_SQL_DSN). */
+export interface LogOutboxTable {
+  id: Id;
+  /** `log` (a usage-log row) or `audit` (an audit-log row). */
+  kind: string;
+  created_at: number;
+  node_id: string;
+  /** The row's columns, JSON. */
+  row: string;
+}
+
+/** Migration 0015, in the log database: outbox ids already stored there. */
+export interface LogOutboxShippedTable {
+  outbox_id: number;
+  shipped_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -336,6 +353,8 @@ export interface Database {
   shared_state: SharedStateTable;
   job_locks: JobLocksTable;
   audit_logs: AuditLogsTable;
+  log_outbox: LogOutboxTable;
+  log_outbox_shipped: LogOutboxShippedTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

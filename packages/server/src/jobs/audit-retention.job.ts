@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { deleteOlderThan } from '../db/batched-delete.js';
 
 /** The part of the application context this file uses. */
-type Deps = Pick<AppContext, 'config' | 'cluster' | 'options' | 'db'>;
+type Deps = Pick<AppContext, 'config' | 'cluster' | 'options' | 'db' | 'logDb'>;
 
 export const AUDIT_RETENTION_EVERY_MS = 6 * 60 * 60_000;
 const DAY_SEC = 24 * 3600;
@@ -13,10 +13,10 @@ const DAY_SEC = 24 * 3600;
  * batches (db/batched-delete.ts). Returns how many went. The only way entries leave the log: no
  * API route deletes them.
  */
-export async function runAuditRetention(ctx: Pick<Deps, 'options' | 'db'>, signal?: AbortSignal, nowSec = Math.floor(Date.now() / 1000)): Promise<number> {
+export async function runAuditRetention(ctx: Pick<Deps, 'options' | 'db'> & Partial<Pick<Deps, 'logDb'>>, signal?: AbortSignal, nowSec = Math.floor(Date.now() / 1000)): Promise<number> {
   const days = ctx.options.num('AuditLogRetentionDays');
   if (!(days > 0)) return 0;
-  return deleteOlderThan(ctx.db, 'audit_logs', nowSec - Math.floor(days * DAY_SEC), { signal });
+  return deleteOlderThan(ctx.logDb ?? ctx.db, 'audit_logs', nowSec - Math.floor(days * DAY_SEC), { signal });
 }
 
 /** Every six hours on master nodes, one node at a time (a job lock); also once at start-up. */

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { HOUR_SEC, QuotaDataRepository, hourOf } from '../modules/data/quota-data.repository.js';
 
 /** The part of the application context this file uses. */
-type Deps = Pick<AppContext, 'config' | 'cluster' | 'options' | 'db'>;
+type Deps = Pick<AppContext, 'config' | 'cluster' | 'options' | 'db' | 'logDb'>;
 
 /** How often the job looks whether DataExportInterval has passed (the interval may change at run time). */
 export const QUOTA_DATA_TICK_MS = 15_000;
@@ -16,9 +16,10 @@ const LAST_RUN_KEY = 'job:quota-data:last-run';
  * Returns how many rows it wrote. Off while DataExportEnabled is off. Yields to the event loop
  * after each hour (the first run on 10 000 000 log rows took 50 s of queries on SQLite).
  */
-export async function runQuotaDataExport(ctx: Pick<Deps, 'options' | 'db'>, signal?: AbortSignal, nowSec = Math.floor(Date.now() / 1000)): Promise<number> {
+export async function runQuotaDataExport(ctx: Pick<Deps, 'options' | 'db'> & Partial<Pick<Deps, 'logDb'>>, signal?: AbortSignal, nowSec = Math.floor(Date.now() / 1000)): Promise<number> {
   if (!ctx.options.bool('DataExportEnabled')) return 0;
-  const repo = new QuotaDataRepository(ctx.db);
+  // The hourly figures live beside the usage log they sum (LOG_SQL_DSN's database, else the main one).
+  const repo = new QuotaDataRepository(ctx.logDb ?? ctx.db);
   const newest = await repo.newestHour();
   let hour: number | undefined = newest === undefined ? await repo.nextLogHour(0) : newest - HOUR_SEC;
   const last = hourOf(nowSec);

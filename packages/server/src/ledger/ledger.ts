@@ -87,7 +87,7 @@ export class Ledger {
     readonly nodeId = 'local',
     readonly leaseSec = 60,
   ) {
-    this.q = buildStatements(handle.db, handle.kind);
+    this.q = buildStatements(handle.db, handle.kind, handle.logsElsewhere ? { nodeId } : undefined);
     this.writer = new LedgerWriter(handle, this.q, () => this.open.size > 0);
   }
 

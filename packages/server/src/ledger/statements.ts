@@ -50,7 +50,11 @@ const LOG_COLUMNS: Array<keyof LogValues> = [
 export const SETTLED = 2;
 export const RELEASED = 3;
 
-export function buildStatements(db: Kysely<Database>, kind: SqlKind) {
+/**
+ * `outbox`: the logs live in another database (LOG_SQL_DSN), so a consume-log row goes to this
+ * database's `log_outbox` in the settle's transaction, named after the node that wrote it.
+ */
+export function buildStatements(db: Kysely<Database>, kind: SqlKind, outbox?: { nodeId: string }) {
   const locking = kind !== 'sqlite';
   // Every balance step of the ledger (batch.ts BalanceMove): a conditional move of the balance and
   // the used counters. A reserve is (take = amount, min = amount), a release (take = -amount, no
@@ -112,6 +116,8 @@ export function buildStatements(db: Kysely<Database>, kind: SqlKind) {
     .where('id', '=', P('id'));
   const logValues = Object.fromEntries(LOG_COLUMNS.map((c) => [c, P(c)])) as never;
   const insertLog = db.insertInto('logs').values(logValues);
+  const insertOutbox = prepare(db.insertInto('log_outbox').values({ kind: sql`'log'`, created_at: P('created_at'), node_id: P('node'), row: P('row') }).compile());
+  const toOutbox = (log: Args) => insertOutbox({ created_at: log.created_at, node: outbox?.nodeId, row: JSON.stringify(log) });
   const renewLeases = db
     .updateTable('reservations')
     .set({ lease_until: P('until') })
@@ -132,7 +138,7 @@ export function buildStatements(db: Kysely<Database>, kind: SqlKind) {
     tokenLock: prepare((locking ? tokenLockBase.forUpdate() : tokenLockBase).compile()),
     tokenUsed: prepare(tokenUsed.compile()),
     channelSettle: prepare(channelSettle.compile()),
-    insertLog: prepare(insertLog.compile()),
+    insertLog: outbox ? toOutbox : prepare(insertLog.compile()),
     renewLeases: prepare(renewLeases.compile()),
   };
 }

@@ -25,10 +25,15 @@ export function withSessionSecret(config: Readonly<Config>, log?: Logger): Reado
 }
 
 /** Master nodes: migrations, then secrets stored in plaintext by an earlier version (or written straight into the database) are sealed. */
-export async function prepareDatabase(ctx: Pick<AppContext, 'config' | 'db' | 'secrets' | 'log'>): Promise<void> {
+export async function prepareDatabase(ctx: Pick<AppContext, 'config' | 'db' | 'secrets' | 'log'> & { logDb?: AppContext['logDb'] }): Promise<void> {
   if (ctx.config.nodeType !== 'master') return;
   const applied = await migrateToLatest(ctx.db);
   if (applied.length) ctx.log.info({ migrations: applied }, `migrations applied: ${applied.join(', ')}`);
+  // The log database (LOG_SQL_DSN) runs the same migrations; only its log tables are used.
+  if (ctx.logDb && ctx.logDb !== ctx.db) {
+    const logApplied = await migrateToLatest(ctx.logDb);
+    if (logApplied.length) ctx.log.info({ migrations: logApplied }, `log database (LOG_SQL_DSN) migrations applied: ${logApplied.join(', ')}`);
+  }
   await sealSecretsAtBoot(ctx.db, ctx.secrets, ctx.log);
 }
 

@@ -69,7 +69,7 @@ async function ownedBy(h: RelayHarness, c: ApiClient, name: string): Promise<Own
     body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `hello from ${name}` }] }),
   });
   if (chat.status !== 200) throw new Error(`relay for ${name}: ${chat.status} ${await chat.text()}`);
-  const log = await ctx.db.db.selectFrom('logs').select('id').where('user_id', '=', userId).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const log = await ctx.logDb.db.selectFrom('logs').select('id').where('user_id', '=', userId).orderBy('id', 'desc').executeTakeFirstOrThrow();
   const now = Math.floor(Date.now() / 1000);
   const mjId = `mj-${name}-${now}`;
   const mj = await ctx.db.db

@@ -108,7 +108,7 @@ export async function spentBy(h: RelayHarness, c: TestCaller, fn: () => Promise<
 }
 
 export async function consumeLogs(h: RelayHarness, userId: number) {
-  return h.server.ctx.db.db.selectFrom('logs').selectAll().where('user_id', '=', userId).where('type', '=', 2).orderBy('id').execute();
+  return h.server.ctx.logDb.db.selectFrom('logs').selectAll().where('user_id', '=', userId).where('type', '=', 2).orderBy('id').execute();
 }
 
 /** The official Anthropic SDK pointed at ModelGate's `/v1/messages`, with the caller's token (sent as `x-api-key`). */

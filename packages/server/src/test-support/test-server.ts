@@ -5,7 +5,7 @@ import { loadConfig, type SqlKind } from '../config/config.js';
 import type { AppContext } from '../context.js';
 import { createContext } from '../create-context.js';
 import { sealSecretsAtBoot } from '../crypto/reseal.js';
-import { openDb } from '../db/client.js';
+import { openDb, openLogDb } from '../db/client.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { formatReconciliation, reconcile } from '../ledger/reconcile.js';
 import { connectRedis } from '../http/redis-rate-limit.js';
@@ -44,13 +44,25 @@ export interface TestServer {
  * through a proxy the test can cut). `database`: an existing test database (one a test filled, e.g.
  * by an import) instead of a fresh one; the server takes it over and drops it on close. `alongside`:
  * another test server whose database this one shares (two nodes over one database); that server
- * drops it, so close this one first.
+ * drops it, so close this one first. `logKind`: a separate log database of that kind (LOG_SQL_DSN),
+ * fresh and dropped on close; `logDsn` rewrites its DSN (e.g. through a proxy the test can cut).
  */
 export async function startTestServer(
-  opts: { kind?: SqlKind; env?: Record<string, string>; log?: Logger; databaseEnv?: (env: Record<string, string>) => Record<string, string>; database?: TestDatabase; alongside?: TestServer } = {},
+  opts: {
+    kind?: SqlKind;
+    env?: Record<string, string>;
+    log?: Logger;
+    databaseEnv?: (env: Record<string, string>) => Record<string, string>;
+    database?: TestDatabase;
+    alongside?: TestServer;
+    logKind?: Exclude<SqlKind, 'sqlite'>;
+    logDsn?: (dsn: string) => string;
+  } = {},
 ): Promise<TestServer> {
   refuseInFastTier('startTestServer');
   const database = opts.alongside?.database ?? opts.database ?? (await createTestDatabase(opts.kind ?? 'sqlite'));
+  const logDatabase = opts.logKind ? await createTestDatabase(opts.logKind) : undefined;
+  const logDsn = logDatabase ? (opts.logDsn ?? String)(logDatabase.env.SQL_DSN!) : undefined;
   const config = loadConfig({
     SESSION_SECRET: 'test-secret',
     GLOBAL_API_RATE_LIMIT_ENABLE: 'false',
@@ -62,14 +74,17 @@ export async function startTestServer(
     PORT: '0',
     WEB_DIST_DIR: '/nonexistent-modelgate-web',
     ...(opts.databaseEnv ? opts.databaseEnv(database.env) : database.env),
+    ...(logDsn ? { LOG_SQL_DSN: logDsn } : {}),
     ...opts.env,
   });
   const log = opts.log ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const db = await openDb(config, { log });
   await migrateToLatest(db);
+  const logDb = await openLogDb(config, { log });
+  if (logDb) await migrateToLatest(logDb);
   // REDIS_CONN_STRING in `env`: the shared store, job locks and invalidation use Redis, as in main.ts.
   const redis = config.redisConnString ? await connectRedis(config.redisConnString, { log }) : null;
-  const ctx = createContext(config, db, { redis, log });
+  const ctx = createContext(config, db, { redis, log, logDb });
   await sealSecretsAtBoot(db, ctx.secrets, log);
   await ctx.cluster.start();
   await ctx.options.reload();
@@ -99,6 +114,8 @@ export async function startTestServer(
         await ctx.cluster.close();
         redis?.disconnect();
         await db.destroy();
+        await logDb?.destroy();
+        await logDatabase?.drop();
         if (!opts.alongside) await database.drop();
       }
     },

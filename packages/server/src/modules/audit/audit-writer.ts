@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Db } from '../../db/client.js';
 import type { AuditLogsTable } from '../../db/schema.js';
 import { retryTransient } from '../../ledger/retry.js';
+import { outboxRow } from '../logs/log-outbox.js';
 
 export type NewAuditRow = Insertable<AuditLogsTable>;
 
@@ -50,7 +51,9 @@ export class AuditWriter {
     while (this.queue.length) {
       const batch = this.queue.splice(0, BATCH);
       try {
-        await retryTransient(() => this.handle.db.insertInto('audit_logs').values(batch).execute());
+        // A separate log database: the rows wait in this one's outbox for the log shipper.
+        if (this.handle.logsElsewhere) await retryTransient(() => this.handle.db.insertInto('log_outbox').values(batch.map((r) => outboxRow('audit', r))).execute());
+        else await retryTransient(() => this.handle.db.insertInto('audit_logs').values(batch).execute());
       } catch (err) {
         this.log.error({ err, actions: batch.map((r) => r.action) }, `could not write ${batch.length} audit log entr${batch.length === 1 ? 'y' : 'ies'}`);
       }

@@ -50,12 +50,16 @@ export function auditView(r: AuditLogRow): AuditEntry {
 
 /** The audit log's queries (GET /api/audit/): each filter maps onto an index of migration 0010. */
 export class AuditRepository {
-  constructor(private readonly handle: Db) {}
+  /** `handle`: where the audit log is (LOG_SQL_DSN's database or the main one); `main`: the users. */
+  constructor(
+    private readonly handle: Db,
+    private readonly main: Db = handle,
+  ) {}
 
   /** The actor filter as a column condition: an id, a current username's id, or a recorded name. */
   private async actorCondition(actor: string): Promise<{ column: 'actor_id'; value: number } | { column: 'actor_name'; value: string }> {
     if (/^\d{1,15}$/.test(actor)) return { column: 'actor_id', value: Number(actor) };
-    const user = await this.handle.db.selectFrom('users').select('id').where('username', '=', actor).executeTakeFirst();
+    const user = await this.main.db.selectFrom('users').select('id').where('username', '=', actor).executeTakeFirst();
     // Recorded names are stored escaped (audit-entry.ts auditText): the raw name finds them too.
     return user ? { column: 'actor_id', value: Number(user.id) } : { column: 'actor_name', value: escapeAuditText(actor) };
   }

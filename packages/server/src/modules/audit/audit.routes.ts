@@ -4,9 +4,10 @@ import { authGuards } from '../../http/auth.js';
 import { ok, pageParams } from '../../http/reply.js';
 import { routeDeclarer } from '../../http/schema.js';
 import { AuditRepository } from './audit.repository.js';
+import { onLogDbRepository } from '../logs/log-db-errors.js';
 
 /** The part of the application context this file uses. */
-type Deps = Pick<AppContext, 'db' | 'sessions' | 'users'>;
+type Deps = Pick<AppContext, 'db' | 'logDb' | 'sessions' | 'users'>;
 
 function str(v: string | undefined): string | undefined {
   const s = v?.trim() ?? '';
@@ -20,7 +21,7 @@ function str(v: string | undefined): string | undefined {
  */
 export function auditRoutes(app: FastifyInstance, ctx: Deps): void {
   const declare = routeDeclarer(app, authGuards(ctx));
-  const repo = new AuditRepository(ctx.db);
+  const repo = onLogDbRepository(new AuditRepository(ctx.logDb, ctx.db), ctx.db, ctx.logDb);
   declare('GET /api/audit/', {}, async (req) => {
     const q = req.query;
     // The brief's `size` and the log list's `page_size` both work.

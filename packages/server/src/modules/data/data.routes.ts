@@ -5,9 +5,10 @@ import { AppError } from '../../http/errors.js';
 import { nowSec, ok } from '../../http/reply.js';
 import { routeDeclarer } from '../../http/schema.js';
 import { QuotaDataRepository } from './quota-data.repository.js';
+import { onLogDbRepository } from '../logs/log-db-errors.js';
 
 /** The part of the application context this file uses. */
-type Deps = Pick<AppContext, 'db' | 'sessions' | 'users'>;
+type Deps = Pick<AppContext, 'db' | 'logDb' | 'sessions' | 'users'>;
 
 /** The reference refuses a user's own query over more than a month. */
 const SELF_SPAN_MAX_SEC = 30 * 86400;
@@ -22,7 +23,7 @@ function range(q: { start_timestamp?: number; end_timestamp?: number }): { start
 /** The data dashboard (`/detail`, console-api.md §5): hourly usage per model from quota_data. */
 export function dataRoutes(app: FastifyInstance, ctx: Deps): void {
   const declare = routeDeclarer(app, authGuards(ctx));
-  const repo = new QuotaDataRepository(ctx.db);
+  const repo = onLogDbRepository(new QuotaDataRepository(ctx.logDb), ctx.db, ctx.logDb);
   declare('GET /api/data/', {}, async (req) => {
     const username = req.query.username?.trim() || undefined;
     return ok(await repo.query({ ...range(req.query), username }));

@@ -7,9 +7,10 @@ import { nowSec, ok, pageParams } from '../../http/reply.js';
 import { fastifySchema, routeDeclarer } from '../../http/schema.js';
 import { logView } from './log-view.js';
 import { LogsRepository, type LogFilter } from './logs.repository.js';
+import { onLogDbRepository } from './log-db-errors.js';
 
 /** The part of the application context this file uses. */
-type Deps = Pick<AppContext, 'config' | 'db' | 'rateLimitStore' | 'sessions' | 'tokens' | 'users'>;
+type Deps = Pick<AppContext, 'config' | 'db' | 'logDb' | 'rateLimitStore' | 'sessions' | 'tokens' | 'users'>;
 
 /** The reference's CORS for this route: any origin may read it. */
 const corsOpen = (_req: FastifyRequest, reply: FastifyReply, done: () => void) => {
@@ -54,7 +55,7 @@ function filterFrom(req: FastifyRequest, q: ParsedFilter, self: boolean): LogFil
 
 export function logsRoutes(app: FastifyInstance, ctx: Deps): void {
   const declare = routeDeclarer(app, authGuards(ctx));
-  const repo = new LogsRepository(ctx.db);
+  const repo = onLogDbRepository(new LogsRepository(ctx.logDb), ctx.db, ctx.logDb);
 
   for (const [key, self] of [
     ['GET /api/log/', false],
