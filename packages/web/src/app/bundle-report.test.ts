@@ -20,7 +20,7 @@ describe('bundle report', () => {
 
   it('knows which screens need a signed-in user and which translations they fetch', () => {
     const signedIn = [...screens].filter(([, s]) => s.signedIn).map(([name]) => name).sort();
-    expect(signedIn).toEqual(['audit', 'channel', 'chat', 'detail', 'log', 'midjourney', 'playground', 'redemption', 'setting', 'task', 'token', 'topup', 'user']);
+    expect(signedIn).toEqual(['audit', 'channel', 'detail', 'log', 'midjourney', 'playground', 'redemption', 'setting', 'task', 'token', 'topup', 'user']);
     expect(screens.get('token')?.namespaces).toEqual(['token']);
     expect(screens.get('about')?.namespaces).toEqual(['home']);
   });

@@ -49,6 +49,9 @@ export const routes: RouteObject[] = shellRoutes([
   // Reached from the reset e-mail by a signed-out user, so it is public (as in the reference).
   { path: 'user/reset', lazy: screen(() => import('../features/password-reset-confirm')) },
   { path: 'oauth/:type', lazy: screen(() => import('../features/oauth')) },
+  // Public in the spec route table: a visitor is told to sign in there (the screens check the session).
+  { path: 'chat/:id?', lazy: screen(() => import('../features/chat'), ['chat']) },
+  { path: 'chat2link', lazy: screen(() => import('../features/chat/chat2link'), ['chat']) },
   {
     element: <RequireUser />,
     children: [
@@ -64,8 +67,6 @@ export const routes: RouteObject[] = shellRoutes([
       { path: 'task', lazy: screen(() => import('../features/task'), ['task']) },
       { path: 'topup', lazy: screen(() => import('../features/topup'), ['topup']) },
       { path: 'playground', lazy: screen(() => import('../features/playground'), ['playground']) },
-      { path: 'chat/:id?', lazy: screen(() => import('../features/chat'), ['chat']) },
-      { path: 'chat2link', lazy: screen(() => import('../features/chat/chat2link'), ['chat']) },
       {
         element: <RequireAdmin />,
         children: [

@@ -1,7 +1,8 @@
 import { Button, Card, Result, Space, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
+import { useSession } from '../../app/session';
 import { maskedKey } from '../../lib/chat-links';
 
 const CONSENT_KEY = 'chat-consent';
@@ -65,6 +66,29 @@ export function NoChatToken() {
             {t('toTokens')}
           </Button>
         </Space>
+      }
+    />
+  );
+}
+
+/**
+ * The chat routes are public (spec §2): a visitor is told that chatting needs a sign-in, with the
+ * way to it, and no call is made (the key lookup would answer 401 and bounce to the login page).
+ */
+export function ChatSignInGate({ children }: { children: ReactNode }) {
+  const { t } = useTranslation('chat');
+  const { user } = useSession();
+  if (user) return <>{children}</>;
+  return (
+    <Result
+      status="info"
+      title={t('signIn.title')}
+      subTitle={t('signIn.body')}
+      data-testid="chat-sign-in"
+      extra={
+        <Link to="/login">
+          <Button type="primary">{t('signIn.action')}</Button>
+        </Link>
       }
     />
   );

@@ -3,11 +3,19 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { browser } from '../../lib/api';
-import { ChatConsent, NoChatToken, useSiteConsent } from './chat-consent';
+import { ChatConsent, ChatSignInGate, NoChatToken, useSiteConsent } from './chat-consent';
 import { useChatLink } from './use-chat-link';
 
 /** `/chat2link` (spec screen 14): on to the chat client (`?id=` picks one of the Chats), key filled in, once agreed. */
 export default function ChatToLinkPage() {
+  return (
+    <ChatSignInGate>
+      <ChatToLinkScreen />
+    </ChatSignInGate>
+  );
+}
+
+function ChatToLinkScreen() {
   const { t } = useTranslation('chat');
   const [params] = useSearchParams();
   const target = useChatLink(params.get('id'));

@@ -2,7 +2,7 @@ import { Alert, Button, Empty, Spin, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { ChatConsent, NoChatToken, useSiteConsent } from './chat-consent';
+import { ChatConsent, ChatSignInGate, NoChatToken, useSiteConsent } from './chat-consent';
 import { useChatLink } from './use-chat-link';
 import './chat.css';
 
@@ -11,6 +11,14 @@ const LOAD_WAIT_MS = 15_000;
 
 /** `/chat/:id` (spec screen 14): the configured chat client, embedded, once the user agreed to send their key there. */
 export default function ChatPage() {
+  return (
+    <ChatSignInGate>
+      <ChatScreen />
+    </ChatSignInGate>
+  );
+}
+
+function ChatScreen() {
   const { t } = useTranslation('chat');
   const { id } = useParams();
   const target = useChatLink(id);
