@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { deleteOlderThan } from '../db/batched-delete.js';
 
 /** The part of the application context this file uses. */
-type Deps = Pick<AppContext, 'config' | 'cluster' | 'options' | 'db'>;
+type Deps = Pick<AppContext, 'config' | 'cluster' | 'options' | 'db' | 'logDb'>;
 
 export const LOG_RETENTION_EVERY_MS = 60 * 60_000;
 const DAY_SEC = 24 * 3600;
@@ -16,11 +16,12 @@ const FINISHED = ['SUCCESS', 'FAILURE'] as const;
  * (0: keep everything). Returns how many rows went. Batched (db/batched-delete.ts), so the relay
  * keeps settling while it runs.
  */
-export async function runLogRetention(ctx: Pick<Deps, 'options' | 'db'>, signal?: AbortSignal, nowSec = Math.floor(Date.now() / 1000)): Promise<number> {
+export async function runLogRetention(ctx: Pick<Deps, 'options' | 'db'> & Partial<Pick<Deps, 'logDb'>>, signal?: AbortSignal, nowSec = Math.floor(Date.now() / 1000)): Promise<number> {
   const days = ctx.options.num('LogRetentionDays');
   if (!(days > 0)) return 0;
   const before = nowSec - Math.floor(days * DAY_SEC);
-  let n = await deleteOlderThan(ctx.db, 'logs', before, { signal });
+  // The usage log is in LOG_SQL_DSN's database when that is set; the task tables stay in the main one.
+  let n = await deleteOlderThan(ctx.logDb ?? ctx.db, 'logs', before, { signal });
   for (const table of ['midjourneys', 'tasks'] as const) {
     if (signal?.aborted) break;
     n += await deleteOlderThan(ctx.db, table, before, { statuses: FINISHED, signal });

@@ -25,7 +25,7 @@ export function withSessionSecret(config: Readonly<Config>, log?: Logger): Reado
 }
 
 /** Master nodes: migrations, then secrets stored in plaintext by an earlier version (or written straight into the database) are sealed. */
-export async function prepareDatabase(ctx: Pick<AppContext, 'config' | 'db' | 'secrets' | 'log'> & { logDb?: AppContext['logDb'] }): Promise<void> {
+export async function prepareDatabase(ctx: Pick<AppContext, 'config' | 'db' | 'secrets' | 'log'> & Partial<Pick<AppContext, 'logDb'>>): Promise<void> {
   if (ctx.config.nodeType !== 'master') return;
   const applied = await migrateToLatest(ctx.db);
   if (applied.length) ctx.log.info({ migrations: applied }, `migrations applied: ${applied.join(', ')}`);

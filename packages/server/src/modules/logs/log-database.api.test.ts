@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SqlKind } from '../../config/config.js';
+import { runLogRetention } from '../../jobs/log-retention.job.js';
 import { runQuotaDataExport } from '../../jobs/quota-data.job.js';
 import { reconcile } from '../../ledger/reconcile.js';
 import { rootClient } from '../../test-support/api-client.js';
@@ -84,6 +85,20 @@ describe.each(pairs)('a %s database with a separate %s log database', (kind, log
     const res = await h.root.get(`/api/data/?start_timestamp=0&end_timestamp=${Math.floor(Date.now() / 1000) + 7200}`);
     expect(res.body.success).toBe(true);
     expect((res.body.data as Array<{ count: number }>).reduce((s, r) => s + r.count, 0)).toBeGreaterThan(0);
+  });
+
+  it('applies LogRetentionDays to the log database', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const old = { user_id: 999_999, created_at: now - 40 * 86400, type: 2, content: 'old', other: '{}' };
+    await h.server.ctx.logDb.db.insertInto('logs').values([old, { ...old, created_at: now, content: 'new' }]).execute();
+    await h.server.ctx.options.set('LogRetentionDays', '30');
+    try {
+      expect(await runLogRetention(h.server.ctx, undefined, now)).toBeGreaterThanOrEqual(1);
+      const left = await h.server.ctx.logDb.db.selectFrom('logs').select('content').where('user_id', '=', 999_999).execute();
+      expect(left.map((r) => r.content)).toEqual(['new']);
+    } finally {
+      await h.server.ctx.options.set('LogRetentionDays', '0');
+    }
   });
 
   it('moves top-up and manage rows and audit entries there too', async () => {
