@@ -4,7 +4,7 @@ import { providerFixture } from '../provider-fixtures.js';
 import { fakeEmbedding, words } from '../rerank-scores.js';
 import { FAKE_REASONING_WORDS, FAKE_VENDOR_TEXT, FAKE_VENDOR_WORDS, VendorError, bearer, chatBody, frame, isRecord, openAIError, sendJson, startSse, vendorPromptTokens } from './shared.js';
 
-export type VendorName = 'minimax' | 'moonshot' | 'deepseek' | 'fastgpt' | 'qianfan';
+export type VendorName = 'minimax' | 'moonshot' | 'deepseek' | 'fastgpt' | 'qianfan' | 'sloppy';
 
 /** Mutable state a test steers. */
 export interface VendorState {
@@ -205,4 +205,46 @@ function qianfan(call: VendorCall): void {
   res.end(frame('[DONE]'));
 }
 
-export const VENDORS: Record<VendorName, (call: VendorCall) => void> = { minimax, moonshot, deepseek, fastgpt, qianfan };
+/** The sloppy server's own additions, as self-hosted OpenAI-compatible servers send them. */
+export const SLOPPY_TIMINGS = { prompt_ms: 1.25, predicted_ms: 3.5 };
+
+/**
+ * A self-hosted "OpenAI-compatible" server with a loose idea of the format (what a Custom channel's
+ * `force_format` is for): it answers on any path, its bodies lack `object`, `id` (or send it as
+ * null) and `created` (or send it as a string), carry fields of their own (`timings`, `server`),
+ * empty-string and vendor finish reasons (`""`, `eos`), `logprobs: {}`, usage without
+ * `total_tokens`; its stream frames are written `data:{…}` without the space, with extra spaces,
+ * with CRLF line ends, behind a comment. Everything still parses. Usage (one prompt token per word,
+ * five completion tokens) always rides the last chunk, whatever `stream_options` says.
+ */
+function sloppy(call: VendorCall): void {
+  const { req, res } = call;
+  requireKey(call, () => openAIError(401, 'invalid api key', 'invalid_request_error', 'invalid_api_key'));
+  if (req.method !== 'POST') throw openAIError(404, `no route ${call.path}`, 'invalid_request_error');
+  const body = chatBody(call.body);
+  const prompt = vendorPromptTokens(body);
+  const model = String(body.model);
+  const usage = { prompt_tokens: prompt, completion_tokens: FAKE_VENDOR_WORDS.length, total_tokens: null };
+  if (body.stream !== true) {
+    return sendJson(res, 200, {
+      id: null,
+      created: String(now()),
+      model,
+      server: 'sloppy/0.1',
+      choices: [{ message: { role: 'assistant', content: FAKE_VENDOR_TEXT, tool_calls: null }, finish_reason: 'eos', logprobs: {}, seed: 42 }],
+      usage,
+      timings: SLOPPY_TIMINGS,
+    });
+  }
+  startSse(res);
+  res.write(':ping\n\n');
+  res.write(`data:${JSON.stringify({ model, created: String(now()), choices: [{ delta: { role: 'assistant', content: '' }, index: 0, finish_reason: null }], timings: null })}\n\n`);
+  FAKE_VENDOR_WORDS.forEach((w, i) => {
+    const chunk = { id: null, object: '', model, choices: [{ delta: { content: i === 0 ? w : ` ${w}`, role: null }, finish_reason: '', logprobs: {} }], x_extra: i };
+    res.write(`data:   ${JSON.stringify(chunk)}\r\n\r\n`);
+  });
+  res.write(`data: ${JSON.stringify({ choices: [{ delta: {}, index: 0, finish_reason: 'eos' }], usage, timings: SLOPPY_TIMINGS })}\n\n`);
+  res.end('data:[DONE]\n\n');
+}
+
+export const VENDORS: Record<VendorName, (call: VendorCall) => void> = { minimax, moonshot, deepseek, fastgpt, qianfan, sloppy };
