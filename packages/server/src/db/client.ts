@@ -19,7 +19,7 @@ export interface Db {
   /**
    * The usage and audit logs live in another database (LOG_SQL_DSN): rows written on this handle go
    * to its `log_outbox` in the caller's transaction, and the log shipper moves them there
-   * (modules/logs/log-shipper.ts).
+   * (modules/logs/log-outbox.ts).
    */
   logsElsewhere?: boolean;
   /** PostgreSQL and MySQL: connections open, idle, and requests waiting for one (metrics). */

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { SqlKind } from '../config/config.js';
 import type { Database } from '../db/schema.js';
+import { outboxRow } from '../modules/logs/log-outbox.js';
 
 /**
  * The ledger's SQL, compiled once per dialect and re-bound per request: the hot path skips the
@@ -116,8 +117,6 @@ export function buildStatements(db: Kysely<Database>, kind: SqlKind, outbox?: { 
     .where('id', '=', P('id'));
   const logValues = Object.fromEntries(LOG_COLUMNS.map((c) => [c, P(c)])) as never;
   const insertLog = db.insertInto('logs').values(logValues);
-  const insertOutbox = prepare(db.insertInto('log_outbox').values({ kind: sql`'log'`, created_at: P('created_at'), node_id: P('node'), row: P('row') }).compile());
-  const toOutbox = (log: Args) => insertOutbox({ created_at: log.created_at, node: outbox?.nodeId, row: JSON.stringify(log) });
   const renewLeases = db
     .updateTable('reservations')
     .set({ lease_until: P('until') })
@@ -138,9 +137,15 @@ export function buildStatements(db: Kysely<Database>, kind: SqlKind, outbox?: { 
     tokenLock: prepare((locking ? tokenLockBase.forUpdate() : tokenLockBase).compile()),
     tokenUsed: prepare(tokenUsed.compile()),
     channelSettle: prepare(channelSettle.compile()),
-    insertLog: outbox ? toOutbox : prepare(insertLog.compile()),
+    insertLog: outbox ? outboxInsert(db, outbox.nodeId) : prepare(insertLog.compile()),
     renewLeases: prepare(renewLeases.compile()),
   };
+}
+
+/** The consume-log insert as an outbox row (modules/logs/log-outbox.ts `outboxRow`), compiled once. */
+function outboxInsert(db: Kysely<Database>, nodeId: string): Bind {
+  const insert = prepare(db.insertInto('log_outbox').values({ kind: P('kind'), created_at: P('created_at'), node_id: P('node_id'), row: P('row') }).compile());
+  return (log) => insert(outboxRow('log', log, nodeId) as Args);
 }
 
 export type Statements = ReturnType<typeof buildStatements>;

@@ -76,7 +76,7 @@ export class LogShipper {
   }
 
   /**
-   * Ships until the outbox is empty (tests, and a final attempt). A shipment that fails — another
+   * Ships until the outbox is empty (what the tests wait on). A shipment that fails — another
    * shipper stored the same batch first, or a database is away — is tried again `attempts` times in
    * all, then its error is thrown.
    */
