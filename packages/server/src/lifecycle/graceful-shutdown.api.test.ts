@@ -45,9 +45,9 @@ async function start(name: string, env: Record<string, string>, viaStartScript: 
   await addChannel(root, { base_url: fake.url, models: 'gpt-4' });
   expect((await root.post('/api/token/', { name: 'stop', remain_quota: 0, unlimited_quota: true, expired_time: -1 })).body.success).toBe(true);
   expect((await root.put('/api/user/', { id: root.userId, quota: START_QUOTA })).body.success).toBe(true);
-  const db = new Database(file, { readonly: true });
-  const token = db.prepare("SELECT id, key FROM tokens WHERE name = 'stop'").get() as { id: number; key: string };
-  db.close();
+  // Through the API: a second SQLite connection opened on a busy server's file once read no row here (CI, under load).
+  const tokens = (await root.get('/api/token/?p=0&size=10')).body.data as Array<{ id: number; key: string; name: string }>;
+  const token = tokens.find((t) => t.name === 'stop')!;
   return { node, file, key: token.key, tokenId: token.id, userId: root.userId! };
 }
 
