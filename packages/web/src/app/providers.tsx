@@ -1,4 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { LoadingOutlined } from '@ant-design/icons';
 import { App as AntApp, ConfigProvider, theme as antTheme } from 'antd';
 import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
@@ -32,7 +33,9 @@ function ThemedShell({ children }: { children: ReactNode }) {
     <ConfigProvider
       locale={language === 'zh' ? zhCN : enUS}
       // antd would render two-character Chinese labels as "登 录"; keep the copy as written.
-      button={{ autoInsertSpace: false }}
+      // A spinner without antd's width animation: when a request ends within the animation, the
+      // leaving icon could stay in the DOM (hidden, but read out), naming the button "loading …".
+      button={{ autoInsertSpace: false, loadingIcon: <LoadingOutlined /> }}
       theme={{
         algorithm: theme === 'dark' ? antTheme.darkAlgorithm : antTheme.defaultAlgorithm,
         token: { colorPrimary: '#1677ff' },
