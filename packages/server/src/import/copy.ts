@@ -15,6 +15,8 @@ import { int, RowError, type Row } from './values.js';
 
 export interface ImportContext {
   source: Source;
+  /** new-api's LOG_SQL_DSN database, when its logs are there (the `logs` step reads it). */
+  logSource?: Source;
   /** The ModelGate database: the run's transaction when writing, read only in a dry run. */
   t: Kysely<Database>;
   kind: SqlKind;
@@ -26,6 +28,8 @@ export interface ImportContext {
   channels: Set<number>;
   /** Seals channel keys and secret options as they are written (crypto/secret-box.ts). */
   secrets: SecretBox;
+  /** What a failed write leaves behind, said at the end of its message. */
+  rolledBack: string;
 }
 
 /** Rows per read and per multi-row INSERT (well under every database's bound-parameter limit). */
@@ -72,10 +76,10 @@ export async function sameColumns<T extends IdTable>(t: Kysely<Database>, table:
   return out;
 }
 
-export function conflictError(table: string, id: number, what: string): ImportError {
+export function conflictError(table: string, id: number, what: string, rolledBack: string): ImportError {
   return new ImportError(
     `${table} #${id} already exists in ModelGate and is not the new-api row (${what}). Import into a fresh ModelGate database ` +
-      '(before its first start), or run with --dry-run to list every conflict. Nothing was written.',
+      `(before its first start), or run with --dry-run to list every conflict. ${rolledBack}`,
   );
 }
 
@@ -105,7 +109,7 @@ export async function copyById<T extends IdTable>(ctx: ImportContext, spec: Copy
       if (!existing.has(m.id)) fresh.push(m);
       else if (ours.has(m.id)) counts.present++;
       else {
-        if (ctx.write) throw conflictError(spec.table, m.id, spec.describe(m));
+        if (ctx.write) throw conflictError(spec.table, m.id, spec.describe(m), ctx.rolledBack);
         ctx.report.conflict(spec.table, `#${m.id}`, `a different row has this id in ModelGate (${spec.describe(m)})`);
         counts.skipped++;
         continue;

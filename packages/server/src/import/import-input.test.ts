@@ -184,6 +184,8 @@ describe('npm run import (the CLI)', () => {
   it('dry-runs, imports, reconciles, and passes ledger:check on the imported database', () => {
     const env = { SQLITE_PATH: path.join(dir, 'modelgate.db') };
     expect(cli('import/cli.ts', [], env)).toMatchObject({ code: 2, err: expect.stringMatching(/--from is required/) });
+    expect(cli('import/cli.ts', ['--from', fixture.from, '--from-logs'], env)).toMatchObject({ code: 2, err: expect.stringMatching(/--from-logs needs new-api's log database/) });
+    expect(cli('import/cli.ts', ['--from', fixture.from, '--from-logs', `sqlite://${fixture.from}`], env)).toMatchObject({ code: 2, err: expect.stringMatching(/--from-logs names the same database as --from/) });
 
     const dry = cli('import/cli.ts', ['--from', `sqlite://${fixture.from}`, '--dry-run'], env);
     expect(dry.code).toBe(0);

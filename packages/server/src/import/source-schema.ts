@@ -128,3 +128,17 @@ export function checkSourceSchema(source: Source): SchemaCheck {
     .map((table) => ({ table, why: LEFT_BEHIND[table] ?? 'not a table ModelGate imports' }));
   return { absent, unknownColumns, otherTables };
 }
+
+/**
+ * new-api's LOG_SQL_DSN database: it must hold a `logs` table with the required columns (it holds
+ * nothing else the importer reads). Answers the columns that are not imported.
+ */
+export function checkLogSource(source: Source): string[] {
+  const spec = SOURCE_TABLES.logs.columns;
+  const cols = source.tables.get('logs');
+  if (!cols) throw new ImportError(`--from-logs: ${source.display} has no logs table (new-api's LOG_SQL_DSN database holds one). Nothing was written.`);
+  const missing = spec.required.filter((c) => !cols.has(c));
+  if (missing.length) throw new ImportError(`--from-logs: ${source.display} is not a new-api log database; missing: ${missing.map((c) => `column logs.${c}`).join(', ')}. Nothing was written.`);
+  const known = new Set<string>([...spec.required, ...spec.optional]);
+  return [...cols].filter((c) => !known.has(c));
+}

@@ -121,8 +121,12 @@ export interface NewApiFixture {
   close(): Promise<void>;
 }
 
-/** A new-api database with FIXTURE_ROWS; `without` leaves tables out (a schema the importer must refuse). */
-export async function createNewApiFixture(kind: SqlKind, opts: { without?: string[] } = {}): Promise<NewApiFixture> {
+/**
+ * A new-api database with FIXTURE_ROWS; `without` leaves tables out (a schema the importer must
+ * refuse, or a main database whose logs are in LOG_SQL_DSN), `only` keeps just those (new-api's log
+ * database holds `logs` alone).
+ */
+export async function createNewApiFixture(kind: SqlKind, opts: { without?: string[]; only?: string[] } = {}): Promise<NewApiFixture> {
   let exec: NewApiFixture['exec'];
   let from: string;
   let closeConn: () => Promise<void>;
@@ -155,7 +159,7 @@ export async function createNewApiFixture(kind: SqlKind, opts: { without?: strin
       closeConn = () => conn.end();
     }
   }
-  const skip = new Set(opts.without ?? []);
+  const skip = new Set([...(opts.without ?? []), ...NEWAPI_TABLES.filter((t) => opts.only && !opts.only.includes(t.name)).map((t) => t.name)]);
   for (const table of NEWAPI_TABLES) {
     if (skip.has(table.name)) continue;
     for (const statement of tableDdl(kind, table)) await exec(statement);
