@@ -134,6 +134,8 @@ export const SERVER_MESSAGES = {
   RELAY_TOKEN_RPM_LIMITED: { zh: '该令牌已达到每分钟请求数上限，请稍后再试', en: 'This token has reached its requests-per-minute limit, please try again later' },
   RELAY_TOKEN_TPM_LIMITED: { zh: '该令牌已达到每分钟 Token 数上限，请稍后再试', en: 'This token has reached its tokens-per-minute limit, please try again later' },
   RELAY_USER_CONCURRENCY_LIMITED: { zh: '您同时进行中的请求已达上限，请等待已有请求完成后再试', en: 'You have reached your limit of requests in flight; wait for one to finish and try again' },
+  RELAY_OVERLOADED: { zh: '服务器繁忙：本节点同时处理的请求已达上限，请稍后重试', en: 'The server is busy: this node is serving as many requests as it can at once, please retry shortly' },
+  RELAY_OVERLOADED_LAG: { zh: '服务器繁忙：本节点处理延迟过高，请稍后重试', en: 'The server is busy: this node is running behind, please retry shortly' },
   RELAY_TOKEN_RATE_LIMITED: { zh: '该令牌请求过于频繁，请稍后再试', en: 'Too many requests with this token, please try again later' },
   DATA_SPAN_TOO_LONG: { zh: '时间跨度不能超过 1 个月', en: 'The time span cannot exceed one month' },
   LOG_KEY_REQUIRED: { zh: '请提供令牌', en: 'Please provide an API key' },

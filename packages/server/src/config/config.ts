@@ -51,6 +51,8 @@ export interface Config {
   ledgerLeaseSec: number;
   /** SHUTDOWN_TIMEOUT: how long in-flight requests (open streams) may run on after SIGTERM. */
   shutdownTimeoutSec: number;
+  /** Per-node load shedding of relay requests (relay/overload.ts); 0 turns a limit off. */
+  overload: { maxConcurrent: number; maxLagMs: number };
   syncFrequencySec: number;
   initialRootPassword: string;
   frontendBaseUrl: string;
@@ -236,6 +238,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     workers,
     ledgerLeaseSec: int(env, 'LEDGER_LEASE_SEC', 60, 2),
     shutdownTimeoutSec: int(env, 'SHUTDOWN_TIMEOUT', 30, 0),
+    overload: { maxConcurrent: int(env, 'RELAY_MAX_CONCURRENT', 4_000, 0), maxLagMs: int(env, 'RELAY_MAX_EVENT_LOOP_LAG_MS', 1_000, 0) },
     syncFrequencySec: int(env, 'SYNC_FREQUENCY', 60, 1),
     initialRootPassword: str(env, 'INITIAL_ROOT_PASSWORD', '123456'),
     frontendBaseUrl,

@@ -56,9 +56,21 @@ export function installRelayGate(scope: FastifyInstance, ctx: RelayContext): voi
   scope.decorateRequest('relayAuth', null);
   const limit = ctx.config.rateLimits.relayToken;
   const windowMs = limit.windowSec * 1000;
+  const overload = ctx.relay.overload;
+  overload.start();
+  scope.addHook('onClose', () => overload.stop());
   scope.addHook('onRequest', async (req, reply) => {
     if (req.method === 'OPTIONS') return;
     const lang = relayLangFromHeader(req.headers['accept-language']);
+    // Shed first, before the token is looked at or the body read: an overloaded node spends
+    // nothing on the requests it cannot serve well.
+    const shed = overload.check();
+    if (shed) {
+      ctx.relay.observer.refused({ route: req.routeOptions.url ?? '', status: 503 });
+      const err = localError(lang, 503, shed === 'lag' ? 'RELAY_OVERLOADED_LAG' : 'RELAY_OVERLOADED', { errorCode: 'server_overloaded' });
+      closeIfBodyUnbounded(req, reply);
+      return reply.code(503).header('retry-after', String(overload.retryAfterSec(shed))).header('x-oneapi-request-id', req.id).send(errorJson(routeFormat(req), err));
+    }
     try {
       const auth = await authenticateToken(ctx, req, lang);
       // Read at request time: main.ts swaps in the Redis store after the context is built.
@@ -68,6 +80,11 @@ export function installRelayGate(scope: FastifyInstance, ctx: RelayContext): voi
       if (largeBody(req)) await assertSomethingLeft(ctx, auth, lang);
       await enforceUsageLimits(ctx, req, reply, auth, lang);
       req.relayAuth = auth;
+      // A caller gone during the checks above has already closed: no slot to take, none to leak.
+      if (!reply.raw.closed) {
+        overload.enter();
+        reply.raw.once('close', () => overload.release());
+      }
     } catch (err) {
       if (!(err instanceof RelayError)) throw err;
       closeIfBodyUnbounded(req, reply);

@@ -10,6 +10,7 @@ import { AuthCache } from './auth-cache.js';
 import { Ledger } from '../ledger/ledger.js';
 import { ChannelCache } from './channel-cache.js';
 import { NO_RELAY_OBSERVER, type RelayObserver } from './relay-observer.js';
+import { OverloadGuard } from './overload.js';
 import { SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { UpstreamGuard } from '../net/upstream-guard.js';
 import type { ChannelTarget } from './adapters/types.js';
@@ -37,6 +38,8 @@ export class RelayServices {
    * whole completion is done, so they keep RELAY_TIMEOUT alone.
    */
   readonly streamHeadersTimeoutMs: number | undefined;
+  /** Per-node load shedding (RELAY_MAX_CONCURRENT, RELAY_MAX_EVENT_LOOP_LAG_MS): relay/overload.ts. */
+  readonly overload: OverloadGuard;
 
   constructor(
     private readonly handle: Db,
@@ -53,6 +56,7 @@ export class RelayServices {
     const firstByte = config.relayFirstByteTimeoutSec;
     const overall = config.relayTimeoutSec;
     this.streamHeadersTimeoutMs = firstByte > 0 ? Math.min(firstByte, overall || firstByte) * 1000 : undefined;
+    this.overload = new OverloadGuard(config.overload);
   }
 
   /** One pool per proxy (and guard): `setting.proxy` of the channels that name one. */
