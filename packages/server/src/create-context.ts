@@ -58,6 +58,12 @@ function applyInvalidation(ctx: AppContext, m: Invalidation): void {
     case 'option':
       ctx.options.reloadKey(m.key).catch((err: unknown) => ctx.log.error({ err, key: m.key }, 'option reload failed'));
       break;
+    case 'eject':
+      ctx.relay.breaker.applyRemote({ kind: 'eject', channel: m.id, until: m.until });
+      break;
+    case 'restore':
+      ctx.relay.breaker.applyRemote({ kind: 'restore', channel: m.id });
+      break;
   }
 }
 
@@ -117,6 +123,11 @@ export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: 
   }, log);
   ctx.cluster.scheduler.observer = ctx.metrics;
   ctx.relay.affinity.useStore(ctx.cluster.store);
+  // Ejections are shared: the other nodes stop sending to a failing channel too.
+  ctx.relay.breaker.onChange = (e) => {
+    log.warn({ channel: e.channel, until: e.kind === 'eject' ? new Date(e.until).toISOString() : undefined }, e.kind === 'eject' ? `channel #${e.channel} ejected after repeated upstream failures` : `channel #${e.channel} is back: its probe succeeded`);
+    ctx.cluster.bus.publish(e.kind === 'eject' ? { t: 'eject', id: e.channel, until: e.until } : { t: 'restore', id: e.channel });
+  };
   ctx.relay.affinity.onError = (err) => log.warn({ err }, 'channel affinity store failed: the request is routed by weight');
   ctx.codes = new VerificationCodes(ctx.cluster.store);
   // Every write reaches the relay's in-memory lookups on every node (this one at once).

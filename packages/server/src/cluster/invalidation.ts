@@ -2,7 +2,14 @@ import type { Redis } from 'ioredis';
 import type { JobLogger } from '../jobs/scheduler.js';
 
 /** What changed: the matching in-memory entry is dropped (or re-read) on every node. */
-export type Invalidation = { t: 'token'; id: number } | { t: 'user'; id: number } | { t: 'channels' } | { t: 'option'; key: string };
+export type Invalidation =
+  | { t: 'token'; id: number }
+  | { t: 'user'; id: number }
+  | { t: 'channels' }
+  | { t: 'option'; key: string }
+  /** A channel ejected by a node's circuit breaker until `until` (ms), or restored (relay/circuit-breaker.ts). */
+  | { t: 'eject'; id: number; until: number }
+  | { t: 'restore'; id: number };
 
 export interface InvalidationTarget {
   apply(m: Invalidation): void;
@@ -16,6 +23,8 @@ function parse(raw: string): Invalidation | undefined {
     if ((m.t === 'token' || m.t === 'user') && Number.isInteger(m.id)) return { t: m.t, id: m.id as number };
     if (m.t === 'channels') return { t: 'channels' };
     if (m.t === 'option' && typeof m.key === 'string') return { t: 'option', key: m.key };
+    if (m.t === 'eject' && Number.isInteger(m.id) && Number.isFinite(m.until)) return { t: 'eject', id: m.id as number, until: m.until as number };
+    if (m.t === 'restore' && Number.isInteger(m.id)) return { t: 'restore', id: m.id as number };
   } catch {
     // A message from a newer or foreign publisher: ignored.
   }

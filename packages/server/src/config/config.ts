@@ -53,6 +53,10 @@ export interface Config {
   shutdownTimeoutSec: number;
   /** Per-node load shedding of relay requests (relay/overload.ts); 0 turns a limit off. */
   overload: { maxConcurrent: number; maxLagMs: number };
+  /** Per-channel circuit breaking (relay/circuit-breaker.ts). */
+  breaker: { failures: number; errorRate: number; minRequests: number; windowMs: number; backoffMs: number };
+  /** Retries as a bounded share of requests (relay/circuit-breaker.ts). */
+  retryBudget: { ratio: number; minPerWindow: number; windowMs: number };
   syncFrequencySec: number;
   initialRootPassword: string;
   frontendBaseUrl: string;
@@ -239,6 +243,14 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     ledgerLeaseSec: int(env, 'LEDGER_LEASE_SEC', 60, 2),
     shutdownTimeoutSec: int(env, 'SHUTDOWN_TIMEOUT', 30, 0),
     overload: { maxConcurrent: int(env, 'RELAY_MAX_CONCURRENT', 4_000, 0), maxLagMs: int(env, 'RELAY_MAX_EVENT_LOOP_LAG_MS', 1_000, 0) },
+    breaker: {
+      failures: int(env, 'CHANNEL_BREAKER_FAILURES', 5, 0),
+      errorRate: Math.min(100, int(env, 'CHANNEL_BREAKER_ERROR_RATE', 50, 0)) / 100,
+      minRequests: 20,
+      windowMs: 60_000,
+      backoffMs: Math.max(0.1, decimal(env, 'CHANNEL_BREAKER_BACKOFF', 30)) * 1000,
+    },
+    retryBudget: { ratio: Math.min(100, int(env, 'RETRY_BUDGET_PERCENT', 20, 0)) / 100, minPerWindow: int(env, 'RETRY_BUDGET_MIN', 10, 0), windowMs: 10_000 },
     syncFrequencySec: int(env, 'SYNC_FREQUENCY', 60, 1),
     initialRootPassword: str(env, 'INITIAL_ROOT_PASSWORD', '123456'),
     frontendBaseUrl,

@@ -1,4 +1,5 @@
 import { ChannelStatus } from '@modelgate/shared';
+import type { CircuitBreaker } from './circuit-breaker.js';
 import { CHANNEL_KEY_PURPOSE, SecretUnreadableError, type SecretBox } from '../crypto/secret-box.js';
 import type { Db } from '../db/client.js';
 import type { ChannelRow } from '../db/schema.js';
@@ -97,6 +98,8 @@ export class ChannelCache {
   private reported = new Set<string>();
   /** Told once per unreadable stored key (set in create-context to the log). */
   onUnreadable?: (channelId: number, err: SecretUnreadableError) => void;
+  /** Channels the circuit breaker has ejected are passed over while another one can serve. */
+  breaker?: Pick<CircuitBreaker, 'allows' | 'picked'>;
 
   constructor(
     private readonly handle: Db,
@@ -212,13 +215,25 @@ export class ChannelCache {
   select(group: string, model: string, exclude: ReadonlySet<number>): RuntimeChannel | undefined {
     const tiers = this.index.get(group)?.get(model);
     if (!tiers) return undefined;
+    const breaker = this.breaker;
+    // Ejected channels are skipped; when every channel is ejected, they are tried rather than none.
+    const ch = this.pick(tiers, exclude, breaker) ?? (breaker ? this.pick(tiers, exclude) : undefined);
+    if (ch) breaker?.picked(ch.id);
+    return ch;
+  }
+
+  private usable(ch: RuntimeChannel, exclude: ReadonlySet<number>, breaker: Pick<CircuitBreaker, 'allows'> | undefined): boolean {
+    return !exclude.has(ch.id) && this.isEnabled(ch.id) && (!breaker || breaker.allows(ch.id));
+  }
+
+  private pick(tiers: Tiers, exclude: ReadonlySet<number>, breaker?: Pick<CircuitBreaker, 'allows'>): RuntimeChannel | undefined {
     for (const tier of tiers) {
       let total = 0;
-      for (const ch of tier) if (!exclude.has(ch.id) && this.isEnabled(ch.id)) total += ch.weight + 10;
+      for (const ch of tier) if (this.usable(ch, exclude, breaker)) total += ch.weight + 10;
       if (total === 0) continue;
       let r = Math.random() * total;
       for (const ch of tier) {
-        if (exclude.has(ch.id) || !this.isEnabled(ch.id)) continue;
+        if (!this.usable(ch, exclude, breaker)) continue;
         r -= ch.weight + 10;
         if (r < 0) return ch;
       }
@@ -236,7 +251,8 @@ export class ChannelCache {
     if (!tiers) return undefined;
     for (const tier of tiers) {
       if (!tier.some((ch) => !exclude.has(ch.id) && this.isEnabled(ch.id))) continue;
-      return tier.find((ch) => ch.id === id && !exclude.has(ch.id) && this.isEnabled(ch.id));
+      // A conversation bound to an ejected channel is routed by weight until the channel is back.
+      return tier.find((ch) => ch.id === id && !exclude.has(ch.id) && this.isEnabled(ch.id) && (this.breaker?.allows(ch.id) ?? true));
     }
     return undefined;
   }

@@ -11,6 +11,7 @@ import { Ledger } from '../ledger/ledger.js';
 import { ChannelCache } from './channel-cache.js';
 import { NO_RELAY_OBSERVER, type RelayObserver } from './relay-observer.js';
 import { OverloadGuard } from './overload.js';
+import { CircuitBreaker, RetryBudget } from './circuit-breaker.js';
 import { SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { UpstreamGuard } from '../net/upstream-guard.js';
 import type { ChannelTarget } from './adapters/types.js';
@@ -40,6 +41,10 @@ export class RelayServices {
   readonly streamHeadersTimeoutMs: number | undefined;
   /** Per-node load shedding (RELAY_MAX_CONCURRENT, RELAY_MAX_EVENT_LOOP_LAG_MS): relay/overload.ts. */
   readonly overload: OverloadGuard;
+  /** Channels ejected after repeated upstream failures (relay/circuit-breaker.ts), shared over the cluster bus. */
+  readonly breaker: CircuitBreaker;
+  /** Retries as a bounded share of requests (RETRY_BUDGET_PERCENT). */
+  readonly retryBudget: RetryBudget;
 
   constructor(
     private readonly handle: Db,
@@ -57,6 +62,9 @@ export class RelayServices {
     const overall = config.relayTimeoutSec;
     this.streamHeadersTimeoutMs = firstByte > 0 ? Math.min(firstByte, overall || firstByte) * 1000 : undefined;
     this.overload = new OverloadGuard(config.overload);
+    this.breaker = new CircuitBreaker(config.breaker);
+    this.retryBudget = new RetryBudget(config.retryBudget);
+    if (this.breaker.enabled) this.channels.breaker = this.breaker;
   }
 
   /** One pool per proxy (and guard): `setting.proxy` of the channels that name one. */

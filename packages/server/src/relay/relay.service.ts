@@ -146,6 +146,8 @@ async function attemptLoop(run: Run, first: RuntimeChannel, affinity?: string): 
   const tried = new Set<number>();
   const retries = run.auth.pinned ? 0 : Math.max(0, Math.floor(ctx.options.num('RetryTimes')));
   const limits = new InputLimits(run);
+  const { breaker, retryBudget } = ctx.relay;
+  retryBudget.request();
   let ch: RuntimeChannel | undefined = await limits.fitting(first, tried);
   if (!ch) {
     // No channel of the model takes a prompt this long: refused before any upstream call, nothing charged.
@@ -163,6 +165,7 @@ async function attemptLoop(run: Run, first: RuntimeChannel, affinity?: string): 
       throw err;
     }
     if (result.ok) {
+      breaker.success(ch.id);
       if (affinity) await ctx.relay.affinity.bind(affinity, ch.id, Math.max(1, ctx.options.num('ChannelAffinityTtlSeconds')) * 1000);
       return;
     }
@@ -173,7 +176,11 @@ async function attemptLoop(run: Run, first: RuntimeChannel, affinity?: string): 
       await ctx.relay.autoDisableChannel(ch.id, result.upstream.message.slice(0, 500)).catch((err: unknown) => run.req.log.error({ err }, 'auto-disable failed'));
     }
     const clientGone = run.reply.raw.destroyed && !run.reply.raw.writableEnded;
-    const next = result.retryable && i < retries && !clientGone ? await limits.fitting(ctx.relay.channels.select(run.auth.group, run.input.model, tried), tried) : undefined;
+    // The upstream failed (5xx, timeout, refused connection), not the request: it counts toward ejecting the channel.
+    if (!clientGone && result.upstream && result.error.status >= 500) breaker.failure(ch.id);
+    let next = result.retryable && i < retries && !clientGone ? await limits.fitting(ctx.relay.channels.select(run.auth.group, run.input.model, tried), tried) : undefined;
+    // Retries stay a bounded share of requests: when every channel fails, they must not multiply the load.
+    if (next && !retryBudget.tryRetry()) next = undefined;
     if (!next) {
       // Every channel failed: nothing was delivered, so nothing is charged.
       await ctx.relay.ledger.release(run.requestId);
