@@ -11,6 +11,7 @@ export * from './channel-targets.js';
 export * from './task-states.js';
 export * from './option-registry.js';
 export * from './option-rules.js';
+export * from './default-data.js';
 export * from './default-ratios.js';
 export * from './pricing.js';
 export * from './list-price.js';

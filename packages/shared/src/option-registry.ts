@@ -4,6 +4,7 @@
  * OptionsService and the console's settings read this one table.
  */
 import type { ServerMessageCode } from './messages.js';
+import { DEFAULT_CHATS, DEFAULT_USABLE_GROUPS } from './default-data.js';
 import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_CREATE_CACHE_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-ratios.js';
 
 /** How an option's string value is validated and typed. */
@@ -57,15 +58,6 @@ const ipList = (a: Access = {}) => make('iplist', '', a);
 const pub = (publicAs: string): Access => ({ publicAs });
 
 const DEFAULT_GROUP_RATIO = { default: 1, vip: 1, svip: 1 };
-
-/** Chat clients offered from the token list; `{key}` and `{address}` are filled by the console. */
-const DEFAULT_CHATS = [
-  { 'ChatGPT Next Web 官方示例': 'https://app.nextchat.dev/#/?settings={"key":"{key}","url":"{address}"}' },
-  { 'Lobe Chat 官方示例': 'https://chat-preview.lobehub.com/?settings={"keyVaults":{"openai":{"apiKey":"{key}","baseURL":"{address}/v1"}}}' },
-  { 'AI as Workspace': 'https://aiaw.app/set-provider?provider={"type":"openai","settings":{"apiKey":"{key}","baseURL":"{address}/v1","compatibility":"strict"}}' },
-  { AMA问天: 'ama://set-api-key?server={address}&key={key}' },
-  { OpenCat: 'opencat://team/join?domain={address}&token={key}' },
-];
 
 /** Saving any payment option needs the server address (the payment notify URL is built from it). */
 const PAYMENT: Access = { requires: { keys: ['ServerAddress'], code: 'OPTION_SERVER_ADDRESS_FIRST' } };
@@ -182,9 +174,10 @@ export const OPTION_REGISTRY = {
   PreConsumedQuota: int(500),
   QuotaForInviter: int(0),
   QuotaForInvitee: int(0),
-  Chats: json(DEFAULT_CHATS, 'chats', pub('chats')),
+  // Unsaved, Chats and UserUsableGroups are answered in the caller's language (default-data.ts).
+  Chats: json(DEFAULT_CHATS.zh, 'chats', pub('chats')),
   GroupRatio: json(DEFAULT_GROUP_RATIO, 'ratios'),
-  UserUsableGroups: json({ default: '默认分组', vip: 'vip分组' }, 'names'),
+  UserUsableGroups: json(DEFAULT_USABLE_GROUPS.zh, 'names'),
   ModelPrice: json(DEFAULT_MODEL_PRICE, 'ratios'),
   ModelRatio: json(DEFAULT_MODEL_RATIO, 'ratios'),
   CompletionRatio: json(DEFAULT_COMPLETION_RATIO, 'ratios'),

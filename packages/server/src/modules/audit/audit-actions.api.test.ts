@@ -104,7 +104,7 @@ describe.each(testDbKinds())('audit log: every admin action family on %s', (kind
 
     expect((await as(root, 'DELETE', `/api/channel/${copyId}`)).body.success).toBe(true);
     const del = await next('channel.delete');
-    expect(changeMap(del)).toMatchObject({ name: ['audit-ch2_复制', undefined], key: [AUDIT_MASK, undefined] });
+    expect(changeMap(del)).toMatchObject({ name: ['audit-ch2_copy', undefined], key: [AUDIT_MASK, undefined] });
     expect((await as(root, 'POST', '/api/channel/batch', { ids: [b] })).body.data).toBe(1);
     expect(await next('channel.delete_batch')).toMatchObject({ target_id: String(b), result: 1 });
     expect((await as(root, 'POST', '/api/channel/fix')).body.success).toBe(true);

@@ -130,7 +130,7 @@ describe('channel tests, test-all and balances', () => {
     const r = await h.root.post(`/api/channel/copy/${id}`);
     expect(r.body.success).toBe(true);
     const copy = await channel(r.body.data.id);
-    expect(copy).toMatchObject({ name: 'orig_复制', key: 'sk-good', models: 'gpt-4o-mini,gpt-4o', group: 'default,vip', priority: 4, tag: 't1', used_quota: 0, response_time: 0, balance: 0 });
+    expect(copy).toMatchObject({ name: 'orig_copy', key: 'sk-good', models: 'gpt-4o-mini,gpt-4o', group: 'default,vip', priority: 4, tag: 't1', used_quota: 0, response_time: 0, balance: 0 });
     const abilities = await h.server.ctx.db.db.selectFrom('abilities').selectAll().where('channel_id', '=', copy.id).execute();
     expect(abilities).toHaveLength(4);
     expect((await h.root.get(`/api/channel/test/${copy.id}`)).body.success).toBe(true);

@@ -1,7 +1,8 @@
+import { CHANNEL_COPY_SUFFIX } from '@modelgate/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authGuards, caller } from '../../http/auth.js';
-import { AppError } from '../../http/errors.js';
+import { AppError, requestLang } from '../../http/errors.js';
 import { listParams, ok } from '../../http/reply.js';
 import { routeDeclarer } from '../../http/schema.js';
 import { allBuiltinModels, modelsByType } from '../../relay/adapters/registry.js';
@@ -48,9 +49,10 @@ export function channelsRoutes(app: FastifyInstance, ctx: Deps): void {
     return ok();
   });
   // Copy keeps the stored key server-side (the reference's console re-posted a keyless record: a bug).
+  // Without a suffix the copy is named in the caller's language (`_复制` / `_copy`).
   declare('POST /api/channel/copy/:id', {}, async (req) => {
     const q = req.query;
-    const newId = await ctx.channelsService.copy(req.params.id, q.suffix ?? '_复制', q.reset_balance !== 'false');
+    const newId = await ctx.channelsService.copy(req.params.id, q.suffix ?? CHANNEL_COPY_SUFFIX[requestLang(req)], q.reset_balance !== 'false');
     return ok({ id: newId });
   });
   declare('PUT /api/channel/', {}, async (req) => {

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { UserRow } from '../../db/schema.js';
 import { authGuards, caller, resolveCaller, type AuthUser } from '../../http/auth.js';
+import { requestLang } from '../../http/errors.js';
 import { rateLimitHook } from '../../http/rate-limit.js';
 import { ok } from '../../http/reply.js';
 import { routeDeclarer } from '../../http/schema.js';
@@ -71,13 +72,13 @@ export function oauthRoutes(app: FastifyInstance, ctx: Deps): void {
   for (const type of OAUTH_PROVIDERS) {
     declare(`GET /api/oauth/${type}`, { guards: [critical] }, async (req, reply) => {
       const me = await optionalCaller(req);
-      const result = await svc.redirectCallback(type, req.query, { binding: req.cookies?.[OAUTH_COOKIE], me, redirectUri: redirectUri(req, type) });
+      const result = await svc.redirectCallback(type, req.query, { binding: req.cookies?.[OAUTH_COOKIE], me, redirectUri: redirectUri(req, type), lang: requestLang(req) });
       if ('bind' in result) return { success: true as const, message: 'bind' as const };
       return startSession(req, reply, result.login);
     });
   }
 
-  declare('GET /api/oauth/wechat', { guards: [critical] }, async (req, reply) => startSession(req, reply, await svc.wechatLogin(req.query.code)));
+  declare('GET /api/oauth/wechat', { guards: [critical] }, async (req, reply) => startSession(req, reply, await svc.wechatLogin(req.query.code, requestLang(req))));
   declare('GET /api/oauth/wechat/bind', { guards: [critical] }, async (req) => {
     await svc.wechatBind(caller(req), req.query.code);
     return ok();

@@ -1,4 +1,4 @@
-import { UserStatus } from '@modelgate/shared';
+import { UserStatus, type Lang } from '@modelgate/shared';
 import type { OAuthProvider } from '@modelgate/shared/api';
 import type { SharedStore } from '../../cluster/shared-store.js';
 import type { UserRow } from '../../db/schema.js';
@@ -56,7 +56,7 @@ export class OAuthService {
   async redirectCallback(
     type: OAuthProvider,
     q: { code: string; state: string; error?: string; error_description?: string },
-    ctx: { binding: string | undefined; me: AuthUser | null; redirectUri: string },
+    ctx: { binding: string | undefined; me: AuthUser | null; redirectUri: string; lang?: Lang },
   ): Promise<{ login: UserRow } | { bind: true }> {
     const p = this.provider(type);
     const data = await this.states.take(q.state, ctx.binding);
@@ -73,7 +73,7 @@ export class OAuthService {
       await this.bind(ctx.me, p.column, identity.id);
       return { bind: true };
     }
-    return { login: await this.signIn(p.column, identity, { prefix: p.prefix, fallbackName: p.fallbackName, aff: data.aff }) };
+    return { login: await this.signIn(p.column, identity, { prefix: p.prefix, fallbackName: p.fallbackName, aff: data.aff, lang: ctx.lang }) };
   }
 
   /**
@@ -82,7 +82,7 @@ export class OAuthService {
    * nothing: that person has an account, and signs in to it and binds the provider there. It is
    * not bound here on the email's word: not every provider has verified the address it reports.
    */
-  async signIn(column: IdentityColumn, identity: ExternalIdentity, how: { prefix: string; fallbackName: string; aff?: string; noSignUp?: AppError }): Promise<UserRow> {
+  async signIn(column: IdentityColumn, identity: ExternalIdentity, how: { prefix: string; fallbackName: string; aff?: string; noSignUp?: AppError; lang?: Lang }): Promise<UserRow> {
     const known = await this.deps.users.findByIdentity(column, identity.id);
     if (known) return this.usable(known);
     if (how.noSignUp) throw how.noSignUp;
@@ -99,6 +99,7 @@ export class OAuthService {
         displayName: identity.displayName || how.fallbackName,
         email,
         affCode: how.aff,
+        lang: how.lang,
       });
     });
   }
@@ -144,9 +145,9 @@ export class OAuthService {
     return openId;
   }
 
-  async wechatLogin(code: string): Promise<UserRow> {
+  async wechatLogin(code: string, lang?: Lang): Promise<UserRow> {
     const id = await this.wechatOpenId(code);
-    return this.signIn('wechat_id', { id, displayName: '', email: '' }, { prefix: 'wechat', fallbackName: 'WeChat User' });
+    return this.signIn('wechat_id', { id, displayName: '', email: '' }, { prefix: 'wechat', fallbackName: 'WeChat User', lang });
   }
 
   /** The reference's bind read the user from a session key it never set, so it never worked. */

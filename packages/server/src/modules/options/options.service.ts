@@ -1,4 +1,17 @@
-import { OPTION_KEYS, OPTION_REGISTRY, isOptionKey, isSecretOption, normaliseOption, optionValue, type OptionKey, type OptionKeyOf } from '@modelgate/shared';
+import {
+  LOCALISED_OPTION_DEFAULTS,
+  OPTION_KEYS,
+  OPTION_REGISTRY,
+  OWN_GROUP_DESCRIPTION,
+  isLocalisedOption,
+  isOptionKey,
+  isSecretOption,
+  normaliseOption,
+  optionValue,
+  type Lang,
+  type OptionKey,
+  type OptionKeyOf,
+} from '@modelgate/shared';
 import { optionPurpose, SecretUnreadableError, type SecretBox } from '../../crypto/secret-box.js';
 import type { Db } from '../../db/client.js';
 import { upsert } from '../../db/dialect.js';
@@ -15,10 +28,15 @@ type Listener = (key: OptionKey, value: string) => void;
  * option registry, so a misspelt key or a switch read as a number does not compile.
  * Secret options (registry access `secret`) are sealed in the database (crypto/secret-box.ts) and
  * held opened in this cache only.
+ * A few defaults have a form per language (shared default-data.ts): while no row holds such a key,
+ * callers that pass a language read that form; once saved, the value is answered exactly as saved.
  */
 export class OptionsService {
   private readonly values = new Map<OptionKey, string>();
   private readonly parsed = new Map<OptionKey, { raw: string; value: unknown }>();
+  /** Keys that have a database row (saved by an admin, or carried over from a reference database). */
+  private readonly saved = new Set<OptionKey>();
+  private readonly parsedDefaults = new Map<string, unknown>();
   private readonly listeners: Listener[] = [];
   private queue: Promise<void> = Promise.resolve();
   /** Called after a stored change (the invalidation bus publishes it to every node). */
@@ -57,6 +75,7 @@ export class OptionsService {
 
   private apply(key: string, stored: string): void {
     if (!isOptionKey(key)) return;
+    this.saved.add(key);
     const value = isSecretOption(key) ? this.openSecret(key, stored) : stored;
     if (this.values.get(key) !== value) {
       this.values.set(key, value);
@@ -84,6 +103,20 @@ export class OptionsService {
 
   str(key: OptionKey): string {
     return this.values.get(key) ?? '';
+  }
+
+  /** `str` as the caller of `lang` reads it: an unsaved default in that language, any saved value as saved. */
+  strFor(key: OptionKey, lang: Lang): string {
+    if (isLocalisedOption(key) && !this.saved.has(key)) return LOCALISED_OPTION_DEFAULTS[key][lang];
+    return this.str(key);
+  }
+
+  /** `json` as the caller of `lang` reads it (see `strFor`). */
+  jsonFor<T>(key: OptionKeyOf<'json'>, lang: Lang, fallback: T): T {
+    if (!isLocalisedOption(key) || this.saved.has(key)) return this.json(key, fallback);
+    const raw = LOCALISED_OPTION_DEFAULTS[key][lang];
+    if (!this.parsedDefaults.has(raw)) this.parsedDefaults.set(raw, JSON.parse(raw));
+    return this.parsedDefaults.get(raw) as T;
   }
 
   bool(key: OptionKeyOf<'bool'>): boolean {
@@ -128,10 +161,10 @@ export class OptionsService {
     return value;
   }
 
-  /** The super admin's list (`GET /api/option/`): every key but the secrets, values as strings. */
-  list(): Array<{ key: string; value: string }> {
+  /** The super admin's list (`GET /api/option/`): every key but the secrets, values as strings, unsaved defaults in `lang`. */
+  list(lang: Lang = 'zh'): Array<{ key: string; value: string }> {
     const out: Array<{ key: string; value: string }> = [];
-    for (const [key, value] of this.values) if (!isSecretOption(key)) out.push({ key, value });
+    for (const key of this.values.keys()) if (!isSecretOption(key)) out.push({ key, value: this.strFor(key, lang) });
     return out;
   }
 
@@ -146,10 +179,13 @@ export class OptionsService {
     return Object.hasOwn(this.json<Record<string, number>>('GroupRatio', {}), group);
   }
 
-  /** Usable groups for a user: UserUsableGroups plus the user's own group (reference §8.4). */
-  usableGroups(userGroup: string): Record<string, string> {
-    const groups = { ...this.json<Record<string, string>>('UserUsableGroups', {}) };
-    if (userGroup && !groups[userGroup]) groups[userGroup] = '用户分组';
+  /**
+   * Usable groups for a user: UserUsableGroups plus the user's own group (reference §8.4), the
+   * descriptions the server supplies in `lang` (only the names matter to callers that pass none).
+   */
+  usableGroups(userGroup: string, lang: Lang = 'zh'): Record<string, string> {
+    const groups = { ...this.jsonFor<Record<string, string>>('UserUsableGroups', lang, {}) };
+    if (userGroup && !groups[userGroup]) groups[userGroup] = OWN_GROUP_DESCRIPTION[lang];
     return groups;
   }
 }

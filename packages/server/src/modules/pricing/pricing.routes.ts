@@ -50,7 +50,7 @@ export function pricingRoutes(app: FastifyInstance, ctx: Deps): void {
         enable_groups: [...(groupsByModel.get(model) ?? [])].sort(),
       };
     });
-    const usable = ctx.options.usableGroups(userGroup);
+    const usable = ctx.options.usableGroups(userGroup, langFromHeader(req.headers['accept-language']));
     const groupRatio: Record<string, number> = {};
     for (const g of Object.keys(usable)) if (Object.hasOwn(tables.groupRatio, g)) groupRatio[g] = tables.groupRatio[g]!;
     return { success: true as const, message: '' as const, data, group_ratio: groupRatio, usable_group: usable };

@@ -1,19 +1,20 @@
+import type { Lang } from '@modelgate/shared';
 import type { ChatEntry, SiteStatus } from '@modelgate/shared/api';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { authGuards } from '../../http/auth.js';
-import { AppError } from '../../http/errors.js';
+import { AppError, requestLang } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { routeDeclarer } from '../../http/schema.js';
 
 /** The part of the application context this file uses. */
 type Deps = Pick<AppContext, 'config' | 'db' | 'options' | 'sessions' | 'startTime' | 'users' | 'version'>;
 
-/** The public status object (console-api.md §6): every field, `chats` always an array. */
-export function buildStatus(ctx: Deps): SiteStatus {
+/** The public status object (console-api.md §6): every field, `chats` always an array (the unsaved default in `lang`). */
+export function buildStatus(ctx: Deps, lang: Lang = 'zh'): SiteStatus {
   const o = ctx.options;
-  const chats = o.json<unknown>('Chats', []);
+  const chats = o.jsonFor<unknown>('Chats', lang, []);
   return {
     version: ctx.version,
     start_time: ctx.startTime,
@@ -56,7 +57,7 @@ export function buildStatus(ctx: Deps): SiteStatus {
 
 export function statusRoutes(app: FastifyInstance, ctx: Deps): void {
   const declare = routeDeclarer(app, authGuards(ctx));
-  declare('GET /api/status', {}, async () => ok(buildStatus(ctx)));
+  declare('GET /api/status', {}, async (req) => ok(buildStatus(ctx, requestLang(req))));
   // The reference's admin DB ping: a failure is the envelope's error, not a 5xx.
   declare('GET /api/status/test', {}, async () => {
     const started = performance.now();

@@ -194,8 +194,9 @@ describe.each(testDbKinds())('accounts on %s', (kind) => {
   it('answers /api/user/self/groups and /api/user/models with their shapes', async () => {
     const u = await newUser(srv.url, 'grouper');
     const groups = (await u.get('/api/user/self/groups')).body.data;
-    expect(groups.default).toEqual({ ratio: 1, desc: '默认分组' });
-    expect(groups.vip).toEqual({ ratio: 1, desc: 'vip分组' });
+    // The client asks in English: the unsaved defaults answer in English (default-data-lang.api.test.ts covers zh).
+    expect(groups.default).toEqual({ ratio: 1, desc: 'Default group' });
+    expect(groups.vip).toEqual({ ratio: 1, desc: 'VIP group' });
     expect((await u.get('/api/user/models')).body.data).toEqual([]);
   });
 });
@@ -207,7 +208,7 @@ describe('GENERATE_DEFAULT_TOKEN', () => {
       const u = await newUser(srv.url, 'tokened');
       const tokens = (await u.get('/api/token/?p=0&size=10')).body.data;
       expect(tokens).toHaveLength(1);
-      expect(tokens[0]).toMatchObject({ name: 'tokened的初始令牌', unlimited_quota: true, status: 1 });
+      expect(tokens[0]).toMatchObject({ name: "tokened's initial token", unlimited_quota: true, status: 1 });
     } finally {
       await srv.close();
     }

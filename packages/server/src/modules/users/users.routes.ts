@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authGuards, caller } from '../../http/auth.js';
+import { requestLang } from '../../http/errors.js';
 import { idempotency } from '../../http/idempotency.js';
 import { rateLimitHook } from '../../http/rate-limit.js';
 import { ok, pageParams } from '../../http/reply.js';
@@ -21,7 +22,7 @@ export function usersRoutes(app: FastifyInstance, ctx: Deps): void {
   const once = idempotency(ctx.rateLimitStore);
 
   declare('POST /api/user/register', { guards: [critical, turnstile] }, async (req) => {
-    await once(req, 'register', () => svc.register(req.body));
+    await once(req, 'register', () => svc.register(req.body, requestLang(req)));
     return ok();
   });
 
@@ -41,12 +42,12 @@ export function usersRoutes(app: FastifyInstance, ctx: Deps): void {
     return ok();
   });
 
-  declare('GET /api/user/groups', {}, async () => ok(groupsWithRatios(ctx, ctx.options.usableGroups(''))));
+  declare('GET /api/user/groups', {}, async (req) => ok(groupsWithRatios(ctx, ctx.options.usableGroups('', requestLang(req)))));
 
   declare('GET /api/user/self', {}, async (req) => ok(userView(caller(req).row, { includeSecrets: true })));
   declare('GET /api/user/self/groups', {}, async (req) => {
     const me = caller(req);
-    return ok(groupsWithRatios(ctx, ctx.options.usableGroups(me.group), me.group));
+    return ok(groupsWithRatios(ctx, ctx.options.usableGroups(me.group, requestLang(req)), me.group));
   });
   declare('PUT /api/user/self', {}, async (req, reply) => {
     // The current-password check would otherwise let a stolen session guess the password freely.

@@ -1,4 +1,4 @@
-import { formatQuota, quotaLogText, Role, usernameKey, UserStatus } from '@modelgate/shared';
+import { formatQuota, quotaLogText, Role, usernameKey, UserStatus, type Lang } from '@modelgate/shared';
 import type { Config } from '../../config/config.js';
 import type { Db } from '../../db/client.js';
 import type { LoginThrottle } from '../../http/login-throttle.js';
@@ -94,7 +94,7 @@ export class UsersService {
     return randomAlnum(8);
   }
 
-  async register(input: RegisterInput): Promise<void> {
+  async register(input: RegisterInput, lang: Lang = 'zh'): Promise<void> {
     const o = this.deps.options;
     if (!o.bool('RegisterEnabled')) throw new AppError('REGISTER_DISABLED');
     if (!o.bool('PasswordRegisterEnabled')) throw new AppError('PASSWORD_REGISTER_DISABLED');
@@ -136,7 +136,7 @@ export class UsersService {
       await this.assertUsernameFree(username);
       throw e;
     }
-    await welcomeNewUser(this.deps, id, username, inviter);
+    await welcomeNewUser(this.deps, id, username, inviter, lang);
   }
 
   /** USERNAME_TAKEN for a name in use as typed, USERNAME_TAKEN_IGNORING_CASE for another spelling of one (`ROOT` beside `root`). */
@@ -150,7 +150,7 @@ export class UsersService {
    * the provider's display name and email (when no one holds that address yet), the invite code
    * the sign-in state carried, and the same gifts as a password sign-up. Returns the new row.
    */
-  async registerExternal(input: { prefix: string; column: IdentityColumn; externalId: string; displayName: string; email?: string; affCode?: string }): Promise<UserRow> {
+  async registerExternal(input: { prefix: string; column: IdentityColumn; externalId: string; displayName: string; email?: string; affCode?: string; lang?: Lang }): Promise<UserRow> {
     const o = this.deps.options;
     if (!o.bool('RegisterEnabled')) throw new AppError('REGISTER_DISABLED');
     const email = input.email && !(await this.repo.emailTaken(input.email)) ? input.email : '';
@@ -180,7 +180,7 @@ export class UsersService {
         if (!isUniqueViolation(e) || attempt > 20) throw e;
       }
     }
-    await welcomeNewUser(this.deps, id, username, inviter);
+    await welcomeNewUser(this.deps, id, username, inviter, input.lang ?? 'zh');
     return (await this.repo.findActiveById(id))!;
   }
 

@@ -1,4 +1,4 @@
-import { LogType, quotaLogText } from '@modelgate/shared';
+import { LogType, quotaLogText, welcomeTokenName, type Lang } from '@modelgate/shared';
 import type { Config } from '../../config/config.js';
 import type { Db } from '../../db/client.js';
 import type { UserRow } from '../../db/schema.js';
@@ -24,8 +24,11 @@ function logText(d: WelcomeDeps, quota: number): string {
   return quotaLogText(quota, { quotaPerUnit: o.num('QuotaPerUnit'), displayInCurrency: o.bool('DisplayInCurrencyEnabled') });
 }
 
-/** What every new user gets, however they signed up: the new-user quota, invite rewards, a first token. */
-export async function welcomeNewUser(d: WelcomeDeps, id: number, username: string, inviter: UserRow | undefined): Promise<void> {
+/**
+ * What every new user gets, however they signed up: the new-user quota, invite rewards, a first
+ * token named in the language of the sign-up request.
+ */
+export async function welcomeNewUser(d: WelcomeDeps, id: number, username: string, inviter: UserRow | undefined, lang: Lang): Promise<void> {
   const quotaForNewUser = d.options.num('QuotaForNewUser');
   if (quotaForNewUser > 0) {
     await d.quotaLedger.move({ kind: 'signup', userId: id, quota: quotaForNewUser });
@@ -36,7 +39,7 @@ export async function welcomeNewUser(d: WelcomeDeps, id: number, username: strin
     const row = (await d.users.findActiveById(id))!;
     await d.tokensService.create(
       { id, username, role: row.role, status: row.status, group: row.group, viaAccessToken: false, row },
-      { name: `${username}的初始令牌`, unlimited_quota: true, remain_quota: 0 },
+      { name: welcomeTokenName(username, lang), unlimited_quota: true, remain_quota: 0 },
     );
   }
 }
