@@ -30,16 +30,18 @@ export const channelKeys = {
 
 const asArray = <T>(value: T[] | null | undefined): T[] => (Array.isArray(value) ? value : []);
 
-export async function fetchChannels(query: ChannelListQuery): Promise<Channel[]> {
+/** `silent`: the caller shows its own message (the toolbar's refresh says "refresh failed"). */
+export async function fetchChannels(query: ChannelListQuery, silent = false): Promise<Channel[]> {
   return asArray(
     await call('GET /api/channel/', {
       query: { p: query.page - 1, page_size: query.pageSize, id_sort: query.idSort, tag_mode: query.tagMode },
+      silent,
     }),
   );
 }
 
-export async function searchChannels(search: ChannelSearch, idSort: boolean, tagMode: boolean): Promise<Channel[]> {
-  return asArray(await call('GET /api/channel/search', { query: { ...search, id_sort: idSort, tag_mode: tagMode } }));
+export async function searchChannels(search: ChannelSearch, idSort: boolean, tagMode: boolean, silent = false): Promise<Channel[]> {
+  return asArray(await call('GET /api/channel/search', { query: { ...search, id_sort: idSort, tag_mode: tagMode }, silent }));
 }
 
 export function fetchChannel(id: number): Promise<Channel> {
@@ -74,7 +76,8 @@ export async function testChannel(id: number, model = ''): Promise<TestResult> {
 export type BalanceResult = ChannelBalanceResult;
 
 export async function updateChannelBalance(id: number): Promise<BalanceResult> {
-  const envelope = await callEnvelope('GET /api/channel/update_balance/:id', { params: { id }, slash: true });
+  // Silent: a request that fails outright is reported as "refresh failed" by the caller.
+  const envelope = await callEnvelope('GET /api/channel/update_balance/:id', { params: { id }, slash: true, silent: true });
   return { success: envelope.success, message: envelope.message, balance: 'balance' in envelope ? Number(envelope.balance) || 0 : 0 };
 }
 

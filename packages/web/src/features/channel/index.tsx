@@ -42,7 +42,7 @@ export default function ChannelPage() {
         onUpdateBalances={() => actions.bulk('updateBalances')}
         onDeleteDisabled={() => actions.bulk('deleteDisabled')}
         onFix={() => actions.bulk('fix')}
-        onRefresh={() => void actions.refresh()}
+        onRefresh={() => void list.refresh()}
         onIdSort={list.setIdSort}
         onTagMode={list.setTagMode}
         onBatchMode={list.setBatchMode}

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import i18n from '../../i18n';
 import { showError, showSuccess, toast } from '../../lib/feedback';
 import {
   channelKeys,
@@ -64,6 +65,7 @@ export function useChannelActions(selected: number[] | null, clearSelection: () 
       if (result.success) showSuccess(t('message.balanceUpdated', { name: channel.name, balance: result.balance.toFixed(2) }));
       else showError(result.message);
     },
+    onError: () => showError(i18n.t('common:error.refreshFailed')),
     onSettled: refresh,
   });
   const tag = useMutation({

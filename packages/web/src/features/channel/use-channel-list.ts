@@ -1,5 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import i18n from '../../i18n';
+import { showError } from '../../lib/feedback';
 import { getPageSize, setPageSize } from '../../lib/storage';
 import {
   channelKeys,
@@ -28,16 +30,18 @@ export function useChannelList() {
   const [search, setSearch] = useState<ChannelSearch | null>(null);
   /** null while batch mode is off. */
   const [selected, setSelected] = useState<number[] | null>(null);
+  /** True while the toolbar's refresh runs: its failure is told as "refresh failed", not the server's text. */
+  const quiet = useRef(false);
 
   const list = useQuery({
     queryKey: channelKeys.list(query),
-    queryFn: () => fetchChannels(query),
+    queryFn: () => fetchChannels(query, quiet.current),
     enabled: !search,
     placeholderData: keepPreviousData,
   });
   const found = useQuery({
     queryKey: channelKeys.search(search ?? { keyword: '', group: '', model: '' }, query.idSort, query.tagMode),
-    queryFn: () => searchChannels(search!, query.idSort, query.tagMode),
+    queryFn: () => searchChannels(search!, query.idSort, query.tagMode, quiet.current),
     enabled: !!search,
   });
   const active = search ? found : list;
@@ -81,5 +85,15 @@ export function useChannelList() {
     },
     setTagMode: (tagMode: boolean) => setQuery((old) => ({ ...old, tagMode, page: 1 })),
     setBatchMode: (on: boolean) => setSelected(on ? [] : null),
+    /** The toolbar's refresh button (spec §8: 'refresh failed' when it fails). */
+    refresh: async () => {
+      quiet.current = true;
+      try {
+        const result = await active.refetch();
+        if (result.isError) showError(i18n.t('common:error.refreshFailed'));
+      } finally {
+        quiet.current = false;
+      }
+    },
   };
 }

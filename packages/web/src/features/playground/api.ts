@@ -16,10 +16,8 @@ export async function fetchBalance(): Promise<number> {
   return (await call('GET /api/user/self', { silent: true })).quota;
 }
 
-export async function fetchUserModels(): Promise<string[]> {
-  const models = await call('GET /api/user/models');
-  return Array.isArray(models) ? models : [];
-}
+/** Fails with the spec's "failed to get model list" (lib/user-models). */
+export { fetchUserModels } from '../../lib/user-models';
 
 export async function fetchUserGroups(): Promise<Record<string, UsableGroup>> {
   const groups = await call('GET /api/user/self/groups');

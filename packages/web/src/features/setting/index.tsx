@@ -10,6 +10,7 @@ import { AccountCard } from './components/account-card';
 import { BindingsCard } from './components/bindings-card';
 import { DeleteAccountCard } from './components/delete-account-card';
 import { InviteCard } from './components/invite-card';
+import { ModelsCard } from './components/models-card';
 import { PasswordCard } from './components/password-card';
 import { OperationTab, OtherTab, SystemTab } from './sections/tabs';
 
@@ -24,6 +25,9 @@ function PersonalTab() {
         <Row gutter={[16, 16]}>
           <Col span={24}>
             <AccountCard user={self.data} />
+          </Col>
+          <Col span={24}>
+            <ModelsCard />
           </Col>
           <Col span={24}>
             <InviteCard user={self.data} />
