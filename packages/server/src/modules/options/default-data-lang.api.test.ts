@@ -16,8 +16,8 @@ const as = (c: ApiClient, lang: Lang): ApiClient => {
   c.lang = lang;
   return c;
 };
-const chatNames = (chats: Array<Record<string, string>>) => chats.map((c) => Object.keys(c)[0]);
-const chatLinks = (chats: Array<Record<string, string>>) => chats.map((c) => Object.values(c)[0]);
+const chatNames = (chats: ReadonlyArray<Record<string, string>>) => chats.map((c) => Object.keys(c)[0]);
+const chatLinks = (chats: ReadonlyArray<Record<string, string>>) => chats.map((c) => Object.values(c)[0]);
 const optionOf = async (root: ApiClient, key: string) =>
   ((await root.get('/api/option/')).body.data as Array<{ key: string; value: string }>).find((o) => o.key === key)!.value;
 
