@@ -29,6 +29,7 @@ import { channelsBulkRoutes } from './modules/channels/channels-bulk.routes.js';
 import { channelOpsRoutes } from './modules/channels/channel-ops.routes.js';
 import { registerChannelMonitorJobs } from './jobs/channel-monitor.job.js';
 import { registerSessionJobs } from './jobs/sessions.job.js';
+import { registerLogPartitionJobs } from './jobs/log-partitions.job.js';
 import { registerLogRetentionJobs } from './jobs/log-retention.job.js';
 import { registerAuditRetentionJobs } from './jobs/audit-retention.job.js';
 import { installAuditLog } from './modules/audit/audit-hooks.js';
@@ -162,6 +163,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   registerLedgerJobs(app, ctx);
   registerChannelMonitorJobs(app, ctx);
   registerSessionJobs(app, ctx);
+  registerLogPartitionJobs(app, ctx);
   registerLogRetentionJobs(app, ctx);
   registerAuditRetentionJobs(app, ctx);
   registerQuotaDataJobs(app, ctx);

@@ -17,6 +17,11 @@ export interface Config {
    * and the audit log (docs/deployment.md#a-separate-log-database); empty: they stay in the main one.
    */
   logSqlDsn: string;
+  /**
+   * LOG_PARTITION: `day` (default), `month` or `off` — the time partitions of the usage log on
+   * PostgreSQL and MySQL, made ahead by the master node (docs/deployment.md#time-partitions-of-the-usage-log).
+   */
+  logPartition: 'day' | 'month' | 'off';
   sqlitePath: string;
   sqlMaxOpenConns: number;
   redisConnString: string;
@@ -184,6 +189,11 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     throw new ConfigError('LOG_SQL_DSN', 'expected postgres://…, mysql://… or user:pass@tcp(host:port)/db (a separate log database is PostgreSQL or MySQL; unset keeps the logs in the main database)');
   }
 
+  const logPartition = str(env, 'LOG_PARTITION', 'day').toLowerCase();
+  if (logPartition !== 'day' && logPartition !== 'month' && logPartition !== 'off') {
+    throw new ConfigError('LOG_PARTITION', `expected "day", "month" or "off", got "${logPartition}"`);
+  }
+
   const nodeTypeRaw = str(env, 'NODE_TYPE', 'master').toLowerCase();
   if (nodeTypeRaw !== 'master' && nodeTypeRaw !== 'slave') {
     throw new ConfigError('NODE_TYPE', `expected "master" or "slave", got "${nodeTypeRaw}"`);
@@ -228,6 +238,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     port,
     sqlDsn,
     logSqlDsn,
+    logPartition,
     sqlitePath: path.resolve(cwd, str(env, 'SQLITE_PATH', 'data/modelgate.db').replace(/\?.*$/, '')),
     sqlMaxOpenConns: int(env, 'SQL_MAX_OPEN_CONNS', 50, 1),
     redisConnString: redis,

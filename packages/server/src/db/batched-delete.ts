@@ -27,7 +27,8 @@ export async function deleteOlderThan(
     if (opts.statuses) q = q.where('status', 'in', [...opts.statuses]);
     const ids = (await q.orderBy('id').limit(batch).execute()).map((r) => r.id);
     if (!ids.length) break;
-    const res = await handle.db.deleteFrom(table).where('id', 'in', ids).executeTakeFirst();
+    // The age condition again: on a partitioned table it limits the delete to the old partitions.
+    const res = await handle.db.deleteFrom(table).where('id', 'in', ids).where(column, '<', before).executeTakeFirst();
     total += Number(res.numDeletedRows);
     if (ids.length < batch || opts.signal?.aborted) break;
     await new Promise((resolve) => setImmediate(resolve));

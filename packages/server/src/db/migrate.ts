@@ -15,6 +15,7 @@ import * as m0012 from './migrations/0012-console-read-indexes.js';
 import * as m0013 from './migrations/0013-channel-target-trust.js';
 import * as m0014 from './migrations/0014-username-keys.js';
 import * as m0015 from './migrations/0015-log-outbox.js';
+import * as m0016 from './migrations/0016-log-partitions.js';
 import type { MigrationFn } from './migrations/column-types.js';
 
 /** Append-only: add new migrations at the end with the next number; never edit a released one. */
@@ -34,6 +35,7 @@ const MIGRATIONS: Array<[string, { up: MigrationFn }]> = [
   ['0013-channel-target-trust', m0013],
   ['0014-username-keys', m0014],
   ['0015-log-outbox', m0015],
+  ['0016-log-partitions', m0016],
 ];
 
 class CodeProvider implements MigrationProvider {
@@ -64,4 +66,10 @@ export async function migrateToLatest(handle: Db): Promise<string[]> {
   const { error, results } = await migratorFor(handle).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Runs the migrations up to and including `name` (tests that start from an older schema, e.g. an existing install's). */
+export async function migrateUpTo(handle: Db, name: string): Promise<void> {
+  const { error } = await migratorFor(handle).migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
 }

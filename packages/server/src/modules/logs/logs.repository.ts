@@ -44,14 +44,22 @@ export class LogsRepository {
     return q;
   }
 
+  /**
+   * One page of the list. Newest first, in the order of the time index (created_at, type, then the
+   * row id that SQLite and MySQL keep in every index): the page is read off the index's end and
+   * stops after `limit` rows. With a type filter the type is constant and the order is
+   * (created_at, id), that of the (column, created_at) indexes. Ordering by id alone made the
+   * database read and sort the whole window (MySQL has no partial sort, so the type term matters
+   * there). The time window compares the bare column, so a partitioned table (db/log-partitions.ts)
+   * is pruned to the partitions of the window.
+   */
+  pageQuery(f: LogFilter, offset: number, limit: number) {
+    return this.filtered(f).selectAll().orderBy('created_at', 'desc').orderBy('type', 'desc').orderBy('id', 'desc').limit(limit).offset(offset);
+  }
+
   async page(f: LogFilter, offset: number, limit: number): Promise<{ items: LogRow[]; total: number; capped: boolean }> {
     const [items, total] = await Promise.all([
-      // Newest first, in the order of the time index (created_at, type, then the row id that SQLite
-      // and MySQL keep in every index): the page is read off the index's end and stops after
-      // `limit` rows. With a type filter the type is constant and the order is (created_at, id),
-      // that of the (column, created_at) indexes. Ordering by id alone made the database read and
-      // sort the whole window (MySQL has no partial sort, so the type term matters there).
-      this.filtered(f).selectAll().orderBy('created_at', 'desc').orderBy('type', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+      this.pageQuery(f, offset, limit).execute(),
       this.handle.db
         .selectFrom(this.filtered(f).select('id').limit(LOG_COUNT_CAP + 1).as('matching'))
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -62,10 +70,15 @@ export class LogsRepository {
   }
 
   /** `{quota, rpm, tpm}`: quota over the filter, rpm / tpm over the last 60 seconds (consume rows). */
+  /** The sum behind `stat`'s quota (its EXPLAIN is checked for partition pruning). */
+  statQuery(f: LogFilter) {
+    return this.filtered({ ...f, type: LogType.Consume }).select((eb) => eb.fn.sum<number>('quota').as('q'));
+  }
+
   async stat(f: LogFilter, now: number): Promise<{ quota: number; rpm: number; tpm: number }> {
     const consume = { ...f, type: LogType.Consume };
     const [sum, recent] = await Promise.all([
-      this.filtered(consume).select((eb) => eb.fn.sum<number>('quota').as('q')).executeTakeFirstOrThrow(),
+      this.statQuery(f).executeTakeFirstOrThrow(),
       this.filtered({ ...consume, start: Math.max(f.start ?? 0, now - 60), end: undefined })
         .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>(eb('prompt_tokens', '+', eb.ref('completion_tokens'))).as('t')])
         .executeTakeFirstOrThrow(),
@@ -79,6 +92,10 @@ export class LogsRepository {
    * admins, username) is it. The window keeps the scan on the created_at index.
    */
   search(keyword: string, opts: { userId?: number; now: number; limit?: number }): Promise<LogRow[]> {
+    return this.searchQuery(keyword, opts).execute();
+  }
+
+  searchQuery(keyword: string, opts: { userId?: number; now: number; limit?: number }) {
     let q = this.handle.db.selectFrom('logs').where('created_at', '>=', opts.now - SEARCH_WINDOW_SEC);
     if (opts.userId !== undefined) q = q.where('user_id', '=', opts.userId);
     const kw = keyword.trim();
@@ -95,7 +112,7 @@ export class LogsRepository {
         ]),
       );
     }
-    return q.selectAll().orderBy('id', 'desc').limit(opts.limit ?? 100).execute();
+    return q.selectAll().orderBy('id', 'desc').limit(opts.limit ?? 100);
   }
 
   /** A token's own rows, newest first (`GET /api/log/token`): through the owner's (user_id, created_at) index. */
