@@ -8,13 +8,15 @@ import { createContext } from './create-context.js';
 import { secretBoxFromConfig } from './crypto/key-ring.js';
 import { defaultRootPasswordWarning, rootsWithDefaultPassword } from './modules/users/root-password.js';
 import { openDb, openLogDb } from './db/client.js';
-import { connectRedis, RedisRateLimitStore } from './http/redis-rate-limit.js';
+import { connectRedis } from './http/redis-rate-limit.js';
 import { ensureRootUser, listenFailure, prepareDatabase, withSessionSecret } from './lifecycle/start-up.js';
+import { armHardExit, exitNow, REPEAT_SIGNAL_MS, survivePipeErrors } from './lifecycle/hard-exit.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { loadProviders } from './relay/adapters/registry.js';
 import { startTracing } from './tracing/tracing.js';
 
 async function main(): Promise<void> {
+  survivePipeErrors();
   let config: Readonly<Config>;
   try {
     config = loadConfig();
@@ -37,7 +39,6 @@ async function main(): Promise<void> {
   const logDb = await openLogDb(config, { log });
   const redis = config.redisConnString ? await connectRedis(config.redisConnString, { log }) : null;
   const ctx = createContext(config, db, { redis, log, logDb, secrets: slot === undefined ? undefined : secretBoxFromConfig(config) });
-  if (redis) ctx.rateLimitStore = new RedisRateLimitStore(redis);
   const primary = slot === undefined ? undefined : joinPrimary(ctx);
   // A worker's primary has migrated the database and created root before forking it.
   if (!primary) await prepareDatabase(ctx);
@@ -55,13 +56,19 @@ async function main(): Promise<void> {
   }, config.syncFrequencySec * 1000);
   sync.unref();
 
-  // One graceful stop however many signals arrive: systemd (KillMode=control-group) and Ctrl-C on
-  // `npm start` signal the whole process group, and scripts/start.mjs forwards the same signal,
-  // so the server sees it twice; a second one must not cut the streams the first is letting finish.
-  let stopping = false;
+  // One graceful stop however many signals arrive at once: systemd (KillMode=control-group) and
+  // Ctrl-C on `npm start` signal the whole process group, and scripts/start.mjs forwards the same
+  // signal, so the server sees it twice within milliseconds; that repeat must not cut the streams the
+  // first is letting finish. A signal sent later is an operator insisting: the process exits at once.
+  let stopping = 0;
   const shutdown = async (why: string) => {
-    if (stopping) return void log.info(`${why}; already shutting down`);
-    stopping = true;
+    if (stopping) {
+      if (Date.now() - stopping < REPEAT_SIGNAL_MS) return void log.info(`${why}; already shutting down`);
+      log.warn(`${why} again: exiting now without waiting for the graceful stop`);
+      return exitNow(log, 1);
+    }
+    stopping = Date.now();
+    armHardExit(log, config.shutdownTimeoutSec);
     log.info(`${why}, shutting down (open requests may finish within ${config.shutdownTimeoutSec} s)`);
     clearInterval(sync);
     let code = 0;
@@ -78,8 +85,7 @@ async function main(): Promise<void> {
       log.error({ err }, 'shutdown failed');
       code = 1;
     }
-    // pino writes asynchronously: flush so the last lines are not lost with the process.
-    log.flush(() => process.exit(code));
+    exitNow(log, code);
   };
   process.on('SIGINT', () => void shutdown('SIGINT received'));
   process.on('SIGTERM', () => void shutdown('SIGTERM received'));
@@ -94,8 +100,7 @@ async function main(): Promise<void> {
     // In a cluster the primary logs it once and stops every worker (a restarted one would fail alike).
     if (primary && (await primary.send({ mg: 'fatal', message }))) return void log.debug(message);
     log.fatal(message);
-    log.flush(() => process.exit(1));
-    return;
+    return exitNow(log, 1);
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -25,3 +25,4 @@ export * from './mj-fake/index.js';
 export * from './suno-fake/index.js';
 export * from './realtime-fake/index.js';
 export { providerFixture, providerFixtureNames, type ProviderFixture } from './provider-fixtures.js';
+export { startFaultProxy, type FaultProxy } from './fault-proxy/index.js';

@@ -1,4 +1,5 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
+import { LogDestination } from './log-destination.js';
 
 export type { Logger };
 
@@ -21,8 +22,10 @@ export const LOG_REDACT: LoggerOptions['redact'] = {
 /**
  * The one logger of a process (docs/architecture.md#logging): pino, JSON lines on stdout at
  * LOG_LEVEL. Fastify uses it for every request (`req.log` carries the request id as `reqId`), and
- * jobs, the cluster bus and start-up write to the same stream.
+ * jobs, the cluster bus and start-up write to the same stream. Lines go out through a
+ * LogDestination, which never blocks the process on a reader that stopped reading or is gone;
+ * `logger.flush(cb)` waits for queued lines at most a second.
  */
-export function createLogger(level: string, base: Record<string, unknown> = {}): Logger {
-  return pino({ level, base: { pid: process.pid, ...base }, redact: LOG_REDACT });
+export function createLogger(level: string, base: Record<string, unknown> = {}, destination: LogDestination = new LogDestination(1)): Logger {
+  return pino({ level, base: { pid: process.pid, ...base }, redact: LOG_REDACT }, destination);
 }

@@ -1,6 +1,6 @@
+import { startFaultProxy, type FaultProxy } from '@modelgate/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test-support/test-server.js';
-import { startTcpProxy } from '../../test-support/tcp-proxy.js';
 import { testDbKinds } from '../../test-support/test-db.js';
 
 interface Ready {
@@ -47,8 +47,8 @@ const networked = (['postgres', 'mysql'] as const).filter((k) => testDbKinds().i
 
 describe.runIf(networked.length > 0 && process.env.TEST_REDIS_URL).each(networked)('readiness during an outage on %s', (kind) => {
   let srv: TestServer | undefined;
-  let pgHop: Awaited<ReturnType<typeof startTcpProxy>>;
-  let redisHop: Awaited<ReturnType<typeof startTcpProxy>>;
+  let pgHop: FaultProxy;
+  let redisHop: FaultProxy;
   afterEach(async () => {
     await srv?.close();
     await pgHop.close();
@@ -70,8 +70,8 @@ describe.runIf(networked.length > 0 && process.env.TEST_REDIS_URL).each(networke
   }
 
   it('answers 503 naming the part that is down, and is ready again without a restart', async () => {
-    pgHop = await startTcpProxy(kind === 'postgres' ? process.env.TEST_PG_URL! : process.env.TEST_MYSQL_URL!);
-    redisHop = await startTcpProxy(process.env.TEST_REDIS_URL!);
+    pgHop = await startFaultProxy(kind === 'postgres' ? process.env.TEST_PG_URL! : process.env.TEST_MYSQL_URL!);
+    redisHop = await startFaultProxy(process.env.TEST_REDIS_URL!);
     srv = await startTestServer({
       kind,
       databaseEnv: (env) => ({ ...env, SQL_DSN: pgHop.url(env.SQL_DSN) }),

@@ -7,9 +7,8 @@ import { rootClient } from '../../test-support/api-client.js';
 import { waitForAudit } from '../../test-support/audit.js';
 import { multiNodeDbKinds } from '../../test-support/multinode.js';
 import { addCaller, addChannel, balances, consumeLogs, type RelayHarness } from '../../test-support/relay-fixtures.js';
-import { startTcpProxy } from '../../test-support/tcp-proxy.js';
 import { startTestServer } from '../../test-support/test-server.js';
-import { startFakeOpenAI } from '@modelgate/testkit';
+import { startFakeOpenAI, startFaultProxy, type FaultProxy } from '@modelgate/testkit';
 import { LogShipper } from './log-outbox.js';
 
 /**
@@ -22,12 +21,12 @@ const pairs: Array<[SqlKind, Exclude<SqlKind, 'sqlite'>]> = [...logKinds.map((k)
 
 describe.each(pairs)('a %s database with a separate %s log database', (kind, logKind) => {
   let h: RelayHarness;
-  let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
+  let proxy: FaultProxy;
   const messages = [{ role: 'user' as const, content: 'Hello there friend' }];
 
   beforeAll(async () => {
     const target = logKind === 'postgres' ? process.env.TEST_PG_URL! : process.env.TEST_MYSQL_URL!;
-    proxy = await startTcpProxy(target);
+    proxy = await startFaultProxy(target);
     const server = await startTestServer({ kind, logKind, logDsn: (dsn) => proxy.url(dsn) });
     const fake = await startFakeOpenAI();
     h = { server, fake, root: await rootClient(server.url), close: async () => (await fake.close(), await server.close()) };

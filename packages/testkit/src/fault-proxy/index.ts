@@ -1,0 +1,1 @@
+export { startFaultProxy, type FaultProxy } from './fault-proxy.js';
