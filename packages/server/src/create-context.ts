@@ -8,6 +8,7 @@ import type { AppContext } from './context.js';
 import type { Db } from './db/client.js';
 import { LogShipper } from './modules/logs/log-outbox.js';
 import { MemoryRateLimitStore } from './http/rate-limit.js';
+import { ResilientRateLimitStore } from './http/resilient-rate-limit.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { SessionStore } from './http/session-store.js';
 import { LoginThrottle } from './http/login-throttle.js';
@@ -89,7 +90,8 @@ export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: 
     users: new UsersRepository(db),
     sessions: new SessionStore(db, config.sessionSecret),
     tokens: new TokensRepository(db),
-    rateLimitStore: new MemoryRateLimitStore(),
+    // With Redis: shared counters, falling back to this node's own while Redis is down.
+    rateLimitStore: opts.redis ? new ResilientRateLimitStore(opts.redis, log) : new MemoryRateLimitStore(),
     async modelsForGroups(groups: string[]): Promise<string[]> {
       if (!groups.length) return [];
       const rows = await db.db
@@ -119,6 +121,10 @@ export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: 
       ctx.relay.auth.clear();
       ctx.relay.channels.invalidate();
       ctx.options.reload().catch((err: unknown) => ctx.log.error({ err }, 'option reload failed'));
+    },
+    degraded: (on) => {
+      ctx.relay.auth.shortLived(on);
+      ctx.relay.channels.shortLived(on);
     },
   }, log);
   ctx.cluster.scheduler.observer = ctx.metrics;

@@ -4,8 +4,8 @@ import type { Config } from '../config/config.js';
 import type { Db } from '../db/client.js';
 import { Scheduler, type JobLogger } from '../jobs/scheduler.js';
 import { InvalidationBus, type InvalidationTarget } from './invalidation.js';
-import { DbJobLocks, RedisJobLocks, type JobLocks } from './job-locks.js';
-import { DbSharedStore, RedisSharedStore, type SharedStore } from './shared-store.js';
+import { DbJobLocks, RedisJobLocks, ResilientJobLocks, type JobLocks } from './job-locks.js';
+import { DbSharedStore, RedisSharedStore, ResilientSharedStore, type SharedStore } from './shared-store.js';
 
 /**
  * Everything that makes nodes agree (docs/architecture.md#several-nodes): the shared key-value store,
@@ -27,8 +27,8 @@ export class Cluster {
   ) {
     // Unique per process: a restarted node must not take a lease left by its previous run for its own.
     const owner = `${config.nodeId}/${randomBytes(4).toString('hex')}`;
-    this.store = redis ? new RedisSharedStore(redis) : new DbSharedStore(db);
-    this.locks = redis ? new RedisJobLocks(redis, owner) : new DbJobLocks(db, owner);
+    this.store = redis ? new ResilientSharedStore(redis, new RedisSharedStore(redis), new DbSharedStore(db)) : new DbSharedStore(db);
+    this.locks = redis ? new ResilientJobLocks(redis, new RedisJobLocks(redis, owner), new DbJobLocks(db, owner)) : new DbJobLocks(db, owner);
     this.bus = new InvalidationBus(target, redis, log, `modelgate-invalidation:${config.nodeId}`);
     this.scheduler = new Scheduler(this.locks, config.nodeId, log);
   }

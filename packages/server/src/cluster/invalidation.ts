@@ -15,6 +15,8 @@ export interface InvalidationTarget {
   apply(m: Invalidation): void;
   /** Drops every cached entry: after a gap in which messages may have been missed. */
   resync(): void;
+  /** The subscriber is down (true) or back (false): while down, caches keep entries only briefly. */
+  degraded?(on: boolean): void;
 }
 
 function parse(raw: string): Invalidation | undefined {
@@ -92,6 +94,7 @@ export class InvalidationBus {
         return;
       }
       this.log.warn({ channel: this.channel }, 'cache invalidation channel reconnected; dropping every cache');
+      this.target.degraded?.(false);
       this.target.resync();
       // 'ready' fires before ioredis re-sends SUBSCRIBE; a PING queued after it answers once the
       // subscription is live, closing the gap in which a write's message could still be missed.
@@ -101,6 +104,10 @@ export class InvalidationBus {
           () => undefined,
         );
       });
+    });
+    // Messages sent while the subscriber is away are lost: caches expire quickly until it is back.
+    sub.on('close', () => {
+      if (this.connectedOnce && this.subscriber === sub) this.target.degraded?.(true);
     });
     // ioredis logs an unhandled 'error' event loudly; reconnection is automatic.
     sub.on('error', (err: unknown) => this.log.warn({ err }, 'cache invalidation subscriber error'));

@@ -83,3 +83,53 @@ export class DbJobLocks implements JobLocks {
     await this.handle.db.deleteFrom('job_locks').where('name', '=', name).where('owner', '=', this.owner).execute();
   }
 }
+
+/**
+ * Job locks of a node with Redis: Redis's while it answers, the database's while it does not
+ * (issue 38 item 3), so periodic jobs keep running through a Redis outage. A lock is extended and
+ * released where it was taken. Nodes that disagree about Redis at the same moment (one still
+ * reaching it, one not) could both run a job once; the jobs are written to be safe to repeat.
+ */
+export class ResilientJobLocks implements JobLocks {
+  private readonly heldIn = new Map<string, JobLocks>();
+
+  constructor(
+    private readonly redis: Pick<Redis, 'status'>,
+    private readonly shared: JobLocks,
+    private readonly fallback: JobLocks,
+  ) {}
+
+  get owner(): string {
+    return this.shared.owner;
+  }
+
+  async acquire(name: string, ttlMs: number): Promise<boolean> {
+    let store = this.redis.status === 'ready' ? this.shared : this.fallback;
+    let ok: boolean;
+    try {
+      ok = await store.acquire(name, ttlMs);
+    } catch (err) {
+      if (store === this.fallback) throw err;
+      store = this.fallback;
+      ok = await store.acquire(name, ttlMs);
+    }
+    if (ok) this.heldIn.set(name, store);
+    return ok;
+  }
+
+  async extend(name: string, ttlMs: number): Promise<boolean> {
+    const store = this.heldIn.get(name);
+    if (!store) return false;
+    try {
+      return await store.extend(name, ttlMs);
+    } catch {
+      return false;
+    }
+  }
+
+  async release(name: string): Promise<void> {
+    const store = this.heldIn.get(name);
+    this.heldIn.delete(name);
+    await store?.release(name).catch(() => undefined);
+  }
+}

@@ -143,3 +143,78 @@ export class DbSharedStore implements SharedStore {
     return Number(res.numDeletedRows);
   }
 }
+
+/** How long after an outage values written to the database meanwhile are looked for there (codes live minutes). */
+const OUTAGE_VALUES_LIVE_MS = 60 * 60_000;
+
+/**
+ * The shared store of a node with Redis (issue 38 item 3): Redis while it answers, the database
+ * while it does not, so a verification code or an OAuth state issued during an outage still works.
+ * Once this node has seen Redis fail, reads that Redis cannot answer also look in the database for
+ * an hour (what was written there meanwhile, by this node or another, is found after Redis is back).
+ */
+export class ResilientSharedStore implements SharedStore {
+  private dbLiveUntil = 0;
+
+  constructor(
+    private readonly redis: Pick<Redis, 'status'>,
+    private readonly shared: SharedStore,
+    private readonly fallback: SharedStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The shared store's answer, or `failed` when Redis is down or the command failed. */
+  private async primary<T>(op: (s: SharedStore) => Promise<T>): Promise<{ ok: true; value: T } | { ok: false }> {
+    if (this.redis.status === 'ready') {
+      try {
+        return { ok: true, value: await op(this.shared) };
+      } catch {
+        // Falls through to the database.
+      }
+    }
+    this.dbLiveUntil = this.now() + OUTAGE_VALUES_LIVE_MS;
+    return { ok: false };
+  }
+
+  private lookInDb(): boolean {
+    return this.now() < this.dbLiveUntil;
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    const r = await this.primary((s) => s.get(key));
+    if (r.ok && (r.value !== undefined || !this.lookInDb())) return r.value;
+    return this.fallback.get(key);
+  }
+
+  async set(key: string, value: string, ttlMs: number): Promise<void> {
+    const r = await this.primary((s) => s.set(key, value, ttlMs));
+    if (!r.ok) await this.fallback.set(key, value, ttlMs);
+  }
+
+  async take(key: string): Promise<string | undefined> {
+    const r = await this.primary((s) => s.take(key));
+    if (r.ok && (r.value !== undefined || !this.lookInDb())) return r.value;
+    return this.fallback.take(key);
+  }
+
+  async takeIf(key: string, expected: string): Promise<boolean> {
+    const r = await this.primary((s) => s.takeIf(key, expected));
+    if (r.ok && (r.value || !this.lookInDb())) return r.value;
+    return this.fallback.takeIf(key, expected);
+  }
+
+  async claim(key: string, value: string, ttlMs: number): Promise<boolean> {
+    const r = await this.primary((s) => s.claim(key, value, ttlMs));
+    return r.ok ? r.value : this.fallback.claim(key, value, ttlMs);
+  }
+
+  async delete(key: string): Promise<void> {
+    const r = await this.primary((s) => s.delete(key));
+    if (!r.ok || this.lookInDb()) await this.fallback.delete(key);
+  }
+
+  /** Redis expires its keys itself; the database's rows from an outage are swept here. */
+  cleanup(): Promise<number> {
+    return this.fallback.cleanup();
+  }
+}

@@ -82,7 +82,9 @@ export class RedisRateLimitStore implements RateLimitStore {
  * says so) instead of ioredis's unhandled-error line on stderr.
  */
 export async function connectRedis(url: string, opts: { log?: Pick<Logger, 'warn'> } = {}): Promise<Redis> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  // A command on a connection that stopped answering fails after a second instead of hanging the
+  // request that sent it (callers fall back: rate limits count locally, affinity routes by weight).
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true, commandTimeout: 1_000 });
   let reported = false;
   redis.on('error', (err: unknown) => {
     // One line per outage, not one per reconnect attempt.

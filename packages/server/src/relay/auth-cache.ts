@@ -1,3 +1,4 @@
+import { SHORT_TTL_MS } from './short-ttl.js';
 import type { Db } from '../db/client.js';
 import type { TokenRow, UserRow } from '../db/schema.js';
 import { IpMatcher, parseIpList } from '../http/ip-list.js';
@@ -89,10 +90,19 @@ export class AuthCache {
   private tokenEpoch = 0;
   private userEpoch = 0;
 
+  private ttlMs: number;
+
   constructor(
     private readonly handle: Db,
-    private readonly ttlMs: number,
-  ) {}
+    private readonly normalTtlMs: number,
+  ) {
+    this.ttlMs = normalTtlMs;
+  }
+
+  /** While invalidations may be missed (Redis down), entries live at most SHORT_TTL_MS. */
+  shortLived(on: boolean): void {
+    this.ttlMs = on ? Math.min(this.normalTtlMs, SHORT_TTL_MS) : this.normalTtlMs;
+  }
 
   async token(key: string): Promise<CachedToken | undefined> {
     const hit = this.tokens.get(key);

@@ -1,5 +1,6 @@
 import { ChannelStatus } from '@modelgate/shared';
 import type { CircuitBreaker } from './circuit-breaker.js';
+import { SHORT_TTL_MS } from './short-ttl.js';
 import { CHANNEL_KEY_PURPOSE, SecretUnreadableError, type SecretBox } from '../crypto/secret-box.js';
 import type { Db } from '../db/client.js';
 import type { ChannelRow } from '../db/schema.js';
@@ -101,13 +102,22 @@ export class ChannelCache {
   /** Channels the circuit breaker has ejected are passed over while another one can serve. */
   breaker?: Pick<CircuitBreaker, 'allows' | 'picked'>;
 
+  private ttlMs: number;
+
   constructor(
     private readonly handle: Db,
-    private readonly ttlMs: number,
+    private readonly normalTtlMs: number,
     private readonly secrets: SecretBox,
     /** The connect-time check of channels whose target no root placed. */
     private readonly guard: UpstreamGuard,
-  ) {}
+  ) {
+    this.ttlMs = normalTtlMs;
+  }
+
+  /** While invalidations may be missed (Redis down), the channels are re-read at least every SHORT_TTL_MS. */
+  shortLived(on: boolean): void {
+    this.ttlMs = on ? Math.min(this.normalTtlMs, SHORT_TTL_MS) : this.normalTtlMs;
+  }
 
   /** The opened key of a stored value, or null when it does not open. */
   private openKey(id: number, stored: string, opened: Map<string, string>): string | null {

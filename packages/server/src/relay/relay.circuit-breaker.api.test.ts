@@ -3,7 +3,8 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rootClient } from '../test-support/api-client.js';
 import { isolatedRedisUrl } from '../test-support/multinode.js';
-import { addCaller, addChannel, balances, consumeLogs, priceModels, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
+import { addCaller, addChannel, balances, consumeLogs, expectChargedFor, priceModels, startRelayHarness, type RelayHarness } from '../test-support/relay-fixtures.js';
+import { until } from '../test-support/text.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
 /**
@@ -15,13 +16,6 @@ let asked = 0;
 /** A new conversation each time: channel affinity would otherwise keep sending it to one channel. */
 const fresh = () => [{ role: 'user' as const, content: `question ${++asked}` }];
 
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('circuit breaking per channel', () => {
   let h: RelayHarness;
@@ -67,13 +61,8 @@ describe('circuit breaking per channel', () => {
     expect(bad.requests.length).toBeGreaterThan(5);
 
     // Charged once per answer delivered: 90 answers, 90 consume logs, the balance down by their sum.
-    const logs = await consumeLogs(h, c.userId);
-    expect(logs).toHaveLength(90);
-    const charged = logs.reduce((sum, l) => sum + Number(l.quota), 0);
-    const end = await balances(h, c);
-    expect(start.quota - end.quota).toBe(charged);
-    expect(start.remain - end.remain).toBe(charged);
-    expect(new Set(logs.map((l) => Number(l.channel_id)))).toEqual(new Set([failing, healthy]));
+    await expectChargedFor(h, c, start, 90);
+    expect(new Set((await consumeLogs(h, c.userId)).map((l) => Number(l.channel_id)))).toEqual(new Set([failing, healthy]));
   });
 });
 

@@ -3,6 +3,7 @@ import { Agent, fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcile } from '../ledger/reconcile.js';
 import { addCaller, addChannel, balances, consumeLogs, priceModels, startRelayHarness, type RelayHarness, type TestCaller } from '../test-support/relay-fixtures.js';
+import { until } from '../test-support/text.js';
 
 /**
  * Issue 38 item 5: past RELAY_MAX_CONCURRENT relay requests in flight, or while the event loop lags
@@ -61,13 +62,6 @@ async function holdTwo(): Promise<{ release(): Promise<void> }> {
   };
 }
 
-async function until(check: () => boolean, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('relay overload', () => {
   it('sheds the request past the concurrency limit in each caller format, and serves again once a slot frees', async () => {

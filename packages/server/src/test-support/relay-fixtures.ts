@@ -98,6 +98,21 @@ export async function balances(h: RelayHarness, c: Pick<TestCaller, 'userId' | '
   return { quota: Number(u.quota), userUsed: Number(u.used_quota), requests: Number(u.request_count), remain: Number(t.remain_quota), tokenUsed: Number(t.used_quota) };
 }
 
+/**
+ * Since `before` (balances()), the caller was charged exactly its `answers` consume logs: as many
+ * logs as answers delivered, and the user's and the token's balances down by their sum. Answers the sum.
+ */
+export async function expectChargedFor(h: RelayHarness, c: TestCaller, before: Awaited<ReturnType<typeof balances>>, answers: number): Promise<number> {
+  const logs = await consumeLogs(h, c.userId);
+  if (logs.length !== answers) throw new Error(`expected ${answers} consume logs, found ${logs.length}`);
+  const charged = logs.reduce((sum, l) => sum + Number(l.quota), 0);
+  const after = await balances(h, c);
+  if (before.quota - after.quota !== charged || before.remain - after.remain !== charged) {
+    throw new Error(`charged ${charged} by the logs, but the user lost ${before.quota - after.quota} and the token ${before.remain - after.remain}`);
+  }
+  return charged;
+}
+
 /** What `fn` cost the caller: the user's quota drop, checked equal to the token's. */
 export async function spentBy(h: RelayHarness, c: TestCaller, fn: () => Promise<unknown>): Promise<number> {
   const before = await balances(h, c);

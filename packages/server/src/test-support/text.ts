@@ -21,9 +21,9 @@ export function randomWords(chars: number, seed = 7): string {
 }
 
 /** Resolves once `check` holds, polling on the event loop (so a blocked loop also blocks this). */
-export async function until(check: () => boolean, timeoutMs = 20_000): Promise<void> {
+export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const end = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > end) throw new Error('condition not reached in time');
     await new Promise((r) => setTimeout(r, 5));
   }
