@@ -9,8 +9,14 @@
  *   BENCH_LOG_ROWS=1000000 BENCH_LOG_N=40 rows to seed, timed calls per query
  *   BENCH_LOG_DBS=sqlite,postgres,mysql   the databases to run (default: all that are reachable)
  *   --rows 10000000                       the same as BENCH_LOG_ROWS; above 1 000 000 only the
- *                                         first pages (a day, no filter; own log) are timed
+ *                                         first pages (a day, no filter; own log) are timed, except
+ *                                         on a partitioned log (PostgreSQL, MySQL: LOG_PARTITION), where
+ *                                         every list and stat is (the dashboard needs the export, skipped)
  *   --no-build                            reuse packages/server/dist
+ *
+ * On a partitioned log the seeded days get a partition each (as the master node's job would have
+ * made them), and after the timing one day's partition is dropped the way LogRetentionDays does:
+ * its time, its rows and its size on disk are the per-partition figures of docs/performance.md.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -76,7 +82,9 @@ export async function seed(kind, env) {
   await migrateToLatest(handle);
   const now = Math.floor(Date.now() / 1000);
   const t0 = Date.now();
+  let partitioned = false;
   try {
+    partitioned = await partitionSeedDays(kind, handle, now, sql);
     await insertRows(kind, handle, now, sql);
     if (LARGE) {
       // Only the log's first pages are timed: no dashboard, so no export (it would take longer than
@@ -98,8 +106,58 @@ export async function seed(kind, env) {
     // Before anything drops the database: a live pool would die with an unhandled error.
     await handle.destroy();
   }
-  log(`  seeded ${ROWS} rows in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  return now;
+  log(`  seeded ${ROWS} rows in ${((Date.now() - t0) / 1000).toFixed(1)} s${partitioned ? ` into ${DAYS + 1} day partitions` : ''}`);
+  return { now, partitioned };
+}
+
+/**
+ * A partitioned log made by migration 0016 holds everything before this month in one history
+ * partition; a site that has run for a month has a partition per day. The seeded span gets them.
+ */
+async function partitionSeedDays(kind, handle, now, sql) {
+  const { listLogPartitions, createPartitions, monthStart } = await import(dist('db/log-partitions.js'));
+  if (!(await listLogPartitions(handle))) return false;
+  const day = 86_400;
+  const first = Math.floor((now - DAYS * day) / day) * day;
+  const cut = monthStart(now);
+  const days = [];
+  for (let t = first; t < cut; t += day) days.push({ name: `${kind === 'postgres' ? 'logs_p' : 'p'}${new Date(t * 1000).toISOString().slice(0, 10).replaceAll('-', '')}`, start: t, end: t + day });
+  if (!days.length) return true;
+  if (kind === 'postgres') {
+    await sql.raw('DROP TABLE logs_p_past').execute(handle.db);
+    await sql.raw(`CREATE TABLE logs_p_past PARTITION OF logs FOR VALUES FROM (MINVALUE) TO (${first})`).execute(handle.db);
+    await createPartitions(handle.db, kind, days);
+  } else {
+    const defs = [`PARTITION p_past VALUES LESS THAN (${first})`, ...days.map((d) => `PARTITION ${d.name} VALUES LESS THAN (${d.end})`)];
+    await sql.raw(`ALTER TABLE logs REORGANIZE PARTITION p_past INTO (${defs.join(', ')})`).execute(handle.db);
+  }
+  return true;
+}
+
+/** Drops the oldest seeded day as LogRetentionDays would: its time, rows and size on disk. */
+async function dropOneDay(kind, env, now) {
+  const { loadConfig } = await import(dist('config/config.js'));
+  const { openDb } = await import(dist('db/client.js'));
+  const { listLogPartitions, dropLogPartitionsBefore } = await import(dist('db/log-partitions.js'));
+  const { sql } = await import(pathToFileURL(path.join(root, 'node_modules/kysely/dist/esm/index.js')).href);
+  const handle = await openDb(loadConfig({ SESSION_SECRET: 'x', ...env }));
+  try {
+    // The first full seeded day (the very first one is partial).
+    const parts = (await listLogPartitions(handle)).filter((p) => p.from !== null && p.to !== null && p.from >= now - DAYS * 86_400);
+    const target = parts[1] ?? parts[0];
+    const size =
+      kind === 'postgres'
+        ? (await sql`SELECT pg_total_relation_size(${target.name}::regclass) AS b, (SELECT count(*) FROM ${sql.table(target.name)}) AS n`.execute(handle.db)).rows[0]
+        : (await sql`SELECT DATA_LENGTH + INDEX_LENGTH AS b, (SELECT count(*) FROM logs PARTITION (${sql.id(target.name)})) AS n FROM information_schema.PARTITIONS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'logs' AND PARTITION_NAME = ${target.name}`.execute(handle.db)).rows[0];
+    // Everything before the target's end: the partial first day goes too, then the timed drop is the target alone.
+    if (parts[1]) await dropLogPartitionsBefore(handle, parts[0].to);
+    const t0 = process.hrtime.bigint();
+    const { dropped } = await dropLogPartitionsBefore(handle, target.to);
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    return { name: dropped.join(','), rows: Number(size.n), mb: Number(size.b) / 1048576, ms };
+  } finally {
+    await handle.destroy();
+  }
 }
 
 async function insertRows(kind, handle, now, sql) {
@@ -125,7 +183,7 @@ async function insertRows(kind, handle, now, sql) {
   }
 }
 
-function queries(now) {
+function queries(now, partitioned) {
   const day = `start_timestamp=${now - 86400}&end_timestamp=${now}`;
   const week = `start_timestamp=${now - 7 * 86400}&end_timestamp=${now}`;
   const empty = 'username=&token_name=&model_name=&channel=&group=';
@@ -136,9 +194,8 @@ function queries(now) {
     ['first page, 100/page', `/api/log/?p=1&page_size=100&type=0&${day}&${empty}`],
     ['first page, own log', `/api/log/self?p=1&page_size=10&type=0&${day}&token_name=&model_name=&group=`],
   ];
-  if (LARGE) return firstPages;
-  return [
-    ...firstPages,
+  if (LARGE && !partitioned) return firstPages;
+  const lists = [
     ['admin list, 1 day, consume, 100/page', `/api/log/?p=1&page_size=100&type=2&${day}&${empty}`],
     ['admin list, 7 days, username', `/api/log/?p=1&page_size=10&type=0&${week}&username=user42&token_name=&model_name=&channel=&group=`],
     ['admin list, 7 days, model', `/api/log/?p=1&page_size=10&type=2&${week}&username=&token_name=&model_name=model-7&channel=&group=`],
@@ -151,6 +208,12 @@ function queries(now) {
     ['admin stat, 7 days, model', `/api/log/stat?type=0&${week}&username=&token_name=&model_name=model-7&channel=&group=`],
     ['self list, 7 days', `/api/log/self?p=1&page_size=10&type=0&${week}&token_name=&model_name=&group=`],
     ['self stat, 7 days', `/api/log/self/stat?type=0&${week}&token_name=&model_name=&group=`],
+  ];
+  // The dashboard reads the hourly export, which is not made for a large seed.
+  if (LARGE) return [...firstPages, ...lists];
+  return [
+    ...firstPages,
+    ...lists,
     // The data dashboard (quota_data, hourly per user and model).
     // The all-users answer is kept a minute per range of hours (quota-data.repository.ts): the
     // first row is a dashboard opened again, the second asks a new range each call (never kept).
@@ -162,12 +225,12 @@ function queries(now) {
 }
 
 async function timeQueries(kind, env) {
-  const now = await seed(kind, env);
+  const { now, partitioned } = await seed(kind, env);
   const dir = env.SQLITE_PATH ? path.dirname(env.SQLITE_PATH) : undefined;
   const mg = await spawnModelGate(env, dir);
   const headers = await rootSession(mg.url);
   const rows = [];
-  for (const [name, q] of queries(now)) {
+  for (const [name, q] of queries(now, partitioned)) {
     const samples = [];
     for (let i = 0; i < N + 3; i++) {
       const t0 = process.hrtime.bigint();
@@ -181,6 +244,11 @@ async function timeQueries(kind, env) {
   }
   mg.child.kill('SIGTERM');
   await new Promise((r) => mg.child.once('exit', r));
+  if (partitioned) {
+    const d = await dropOneDay(kind, env, now);
+    log(`  retention: dropped partition ${d.name} (${d.rows} rows, ${f(d.mb, 1)} MB with its indexes) in ${f(d.ms, 1)} ms`);
+    rows.push([`retention: drop one day (${d.rows} rows)`, d.ms, d.ms, 1000]);
+  }
   return rows;
 }
 
@@ -229,12 +297,12 @@ export async function runLogQueries() {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   log('');
-  log(`${'query'.padEnd(40)}${'db'.padStart(10)}${'p50 ms'.padStart(10)}${'p95 ms'.padStart(10)}  budget p95 ≤ 100`);
+  log(`${'query'.padEnd(44)}${'db'.padStart(10)}${'p50 ms'.padStart(10)}${'p95 ms'.padStart(10)}  budget p95 ≤ 100 (a drop ≤ 1000)`);
   let worst = 0;
   for (const [db, rows] of results) {
-    for (const [name, p50, p95] of rows) {
-      worst = Math.max(worst, p95);
-      log(`${name.padEnd(40)}${db.padStart(10)}${f(p50, 1).padStart(10)}${f(p95, 1).padStart(10)}  ${p95 <= 100 ? 'ok' : 'MISSED'}`);
+    for (const [name, p50, p95, budget = 100] of rows) {
+      if (budget === 100) worst = Math.max(worst, p95);
+      log(`${name.padEnd(44)}${db.padStart(10)}${f(p50, 1).padStart(10)}${f(p95, 1).padStart(10)}  ${p95 <= budget ? 'ok' : 'MISSED'}`);
     }
   }
   return worst;

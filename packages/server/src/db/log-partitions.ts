@@ -238,8 +238,14 @@ export async function finishPartitionedLogsPg(db: AnyDb): Promise<void> {
  * MySQL: the one ALTER that makes `logs` partitioned (every unique key must hold the partition
  * column): history before `cut` in p_past, the catch-all p_max. It rebuilds the table — instant on
  * a new install, a full copy on a large one (docs: run it in a quiet hour, `npm run logs:partition`).
+ *
+ * The secondary indexes are rebuilt with `id` and `quota` as named columns: MariaDB merges the
+ * partitions' ordered scans for `ORDER BY created_at, type, id` only when `id` is part of the index
+ * as written (the implicit primary-key suffix leaves a filesort of the whole range: 400 ms for a
+ * first page on 10 M rows), and `quota` lets a stat sum from the index alone.
  */
 export function mysqlPartitionStatement(cut: number) {
-  return sql`ALTER TABLE logs DROP PRIMARY KEY, ADD PRIMARY KEY (id, created_at), DROP INDEX request_id, ADD UNIQUE KEY uq_logs_request_created (request_id, created_at)
+  const indexes = LOG_INDEXES.map(([name, cols]) => sql`DROP INDEX ${sql.id(name)}, ADD INDEX ${sql.id(name)} (${sql.join([...cols, 'id', 'quota'].map((c) => sql.id(c)))})`);
+  return sql`ALTER TABLE logs DROP PRIMARY KEY, ADD PRIMARY KEY (id, created_at), DROP INDEX request_id, ADD UNIQUE KEY uq_logs_request_created (request_id, created_at), ${sql.join(indexes)}
     PARTITION BY RANGE (created_at) (PARTITION p_past VALUES LESS THAN (${sql.lit(cut)}), PARTITION p_max VALUES LESS THAN MAXVALUE)`;
 }
