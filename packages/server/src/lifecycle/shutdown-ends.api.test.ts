@@ -116,11 +116,15 @@ describe.skipIf(!process.env.TEST_PG_URL)('a stop that cannot finish', () => {
   it('ends at the hard deadline with exit code 1, naming what was still open (PostgreSQL blackholed)', async () => {
     const db = await createTestDatabase('postgres');
     const hop = await startFaultProxy(process.env.TEST_PG_URL!);
+    const slow = await startFakeOpenAI({ chunkCount: 400, chunkDelayMs: 50 });
     try {
       const node = await startNode({ ...db.env, SQL_DSN: hop.url(db.env.SQL_DSN), REDIS_CONN_STRING: '', NODE_ID: 'stuck-stop', SHUTDOWN_TIMEOUT: '1' });
-      expect((await rootClient(node.url)).userId).toBeGreaterThan(0);
-      // Every query from now on waits for an answer that never comes: the stop's ledger release and
-      // the pool's end cannot finish.
+      const key = await tokenKey(node.url, slow.url);
+      // A stream in flight holds a reservation: the stop must settle it in the database.
+      const stream = chat(node.url, key, true);
+      await new Promise((r) => setTimeout(r, 500));
+      // Every query from now on waits for an answer that never comes: the stream's settlement, the
+      // stop's ledger release and the pool's end cannot finish.
       hop.blackhole();
       const { end, ms } = await terminate(node);
       expect(end).toEqual({ code: 1, signal: null });
@@ -128,9 +132,11 @@ describe.skipIf(!process.env.TEST_PG_URL)('a stop that cannot finish', () => {
       expect(ms).toBeLessThan(1000 + SETTLE_GRACE_MS + CLOSE_MARGIN_MS + 3000);
       const line = await node.waitForOutput(/shutdown did not finish within 16 s; exiting/);
       expect((JSON.parse(line) as { stillOpen: string[] }).stillOpen.length).toBeGreaterThan(0);
+      await stream;
     } finally {
       hop.restore();
       await hop.close();
+      await slow.close();
       await db.drop();
     }
   }, 60_000);
