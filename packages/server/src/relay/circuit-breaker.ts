@@ -65,7 +65,7 @@ export class CircuitBreaker {
     return s.openUntil <= now && (s.probeAt === 0 || now - s.probeAt > PROBE_TIMEOUT_MS);
   }
 
-  /** Ejected channels (until when), for the admin's view and tests. */
+  /** Ejected channels and until when (ms): what a test or a debugging session reads. */
   ejected(): Map<number, number> {
     const out = new Map<number, number>();
     for (const [id, s] of this.states) if (s.openUntil > 0) out.set(id, s.openUntil);
@@ -159,7 +159,7 @@ export class RetryBudget {
   private windowStart: number;
   private requests = 0;
   private retries = 0;
-  /** Retries refused by the budget (for metrics and tests). */
+  /** Retries refused by the budget since start (read by tests). */
   refused = 0;
 
   constructor(

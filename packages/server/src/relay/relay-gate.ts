@@ -57,6 +57,8 @@ export function installRelayGate(scope: FastifyInstance, ctx: RelayContext): voi
   const limit = ctx.config.rateLimits.relayToken;
   const windowMs = limit.windowSec * 1000;
   const overload = ctx.relay.overload;
+  // One listener function for every request's close, not a closure per request (hot path).
+  const releaseSlot = () => overload.release();
   overload.start();
   scope.addHook('onClose', () => overload.stop());
   scope.addHook('onRequest', async (req, reply) => {
@@ -83,7 +85,7 @@ export function installRelayGate(scope: FastifyInstance, ctx: RelayContext): voi
       // A caller gone during the checks above has already closed: no slot to take, none to leak.
       if (!reply.raw.closed) {
         overload.enter();
-        reply.raw.once('close', () => overload.release());
+        reply.raw.once('close', releaseSlot);
       }
     } catch (err) {
       if (!(err instanceof RelayError)) throw err;
