@@ -1,3 +1,4 @@
+import path from 'node:path';
 import fs from 'node:fs';
 import type { Redis } from 'ioredis';
 import { Cluster } from './cluster/cluster.js';
@@ -106,6 +107,15 @@ export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: 
     },
   } as unknown as AppContext;
   ctx.relay = new RelayServices(db, config, secrets);
+  // A database outage is served from this node's caches, its charges spooled to disk (ledger/outage).
+  const outage = ctx.relay.ledger.attachOutage(
+    { ...config.dbOutage, spoolDir: path.join(config.dbOutage.spoolDir, config.nodeId.replace(/[^\w.@-]/g, '_')) },
+    log,
+  );
+  outage.balances = (userId, tokenId) => ctx.relay.auth.balances(userId, tokenId);
+  outage.spent = (userId, tokenId, amount) => ctx.relay.auth.spent(userId, tokenId, amount);
+  ctx.relay.auth.dbAway = () => outage.active;
+  ctx.relay.channels.dbAway = () => outage.active;
   if (db.logsElsewhere) ctx.logShipper = new LogShipper(db, ctx.logDb, log);
   // Channels whose target no root placed are checked when connecting, against the operator's allow list; the address goes to the log only.
   ctx.relay.guard.allow = () => outboundAllowList(ctx.options);
@@ -118,7 +128,8 @@ export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: 
   ctx.cluster = new Cluster(config, db, opts.redis ?? null, {
     apply: (m) => applyInvalidation(ctx, m),
     resync: () => {
-      ctx.relay.auth.clear();
+      // During a database outage the cached callers are all the relay can serve: they stay.
+      if (!outage.active) ctx.relay.auth.clear();
       ctx.relay.channels.invalidate();
       ctx.options.reload().catch((err: unknown) => ctx.log.error({ err }, 'option reload failed'));
     },

@@ -62,6 +62,11 @@ export interface Config {
   breaker: { failures: number; errorRate: number; minRequests: number; windowMs: number; backoffMs: number };
   /** Retries as a bounded share of requests (relay/circuit-breaker.ts). */
   retryBudget: { ratio: number; minPerWindow: number; windowMs: number };
+  /**
+   * A database outage (ledger/outage): DB_OUTAGE_MODE `serve` (default) relays from the caches with
+   * a durable spool per node under SPOOL_DIR (default: `spool` beside the SQLite file), `refuse` answers 503.
+   */
+  dbOutage: { mode: 'serve' | 'refuse'; spoolDir: string; timeoutMs: number; probeMs: number };
   syncFrequencySec: number;
   initialRootPassword: string;
   frontendBaseUrl: string;
@@ -228,6 +233,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     throw new ConfigError('FRONTEND_BASE_URL', 'expected an http(s) URL');
   }
 
+  const outageMode = str(env, 'DB_OUTAGE_MODE', 'serve').toLowerCase();
+  if (outageMode !== 'serve' && outageMode !== 'refuse') {
+    throw new ConfigError('DB_OUTAGE_MODE', `expected "serve" or "refuse", got "${outageMode}"`);
+  }
+  const sqlitePath = path.resolve(cwd, str(env, 'SQLITE_PATH', 'data/modelgate.db').replace(/\?.*$/, ''));
+
   const proxies = parseIpList(env.TRUSTED_PROXIES);
   if (proxies.invalid.length) {
     throw new ConfigError('TRUSTED_PROXIES', `"${proxies.invalid[0]}" is not an IP address or CIDR range (expected e.g. 127.0.0.1,10.0.0.0/8,::1)`);
@@ -239,7 +250,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
     sqlDsn,
     logSqlDsn,
     logPartition,
-    sqlitePath: path.resolve(cwd, str(env, 'SQLITE_PATH', 'data/modelgate.db').replace(/\?.*$/, '')),
+    sqlitePath,
     sqlMaxOpenConns: int(env, 'SQL_MAX_OPEN_CONNS', 50, 1),
     redisConnString: redis,
     sessionSecret,
@@ -262,6 +273,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Readonl
       backoffMs: Math.max(0.1, decimal(env, 'CHANNEL_BREAKER_BACKOFF', 30)) * 1000,
     },
     retryBudget: { ratio: Math.min(100, int(env, 'RETRY_BUDGET_PERCENT', 20, 0)) / 100, minPerWindow: int(env, 'RETRY_BUDGET_MIN', 10, 0), windowMs: 10_000 },
+    dbOutage: {
+      mode: outageMode,
+      spoolDir: path.resolve(cwd, str(env, 'SPOOL_DIR', '') || path.join(path.dirname(sqlitePath), 'spool')),
+      timeoutMs: 5_000,
+      probeMs: 1_000,
+    },
     syncFrequencySec: int(env, 'SYNC_FREQUENCY', 60, 1),
     initialRootPassword: str(env, 'INITIAL_ROOT_PASSWORD', '123456'),
     frontendBaseUrl,

@@ -1,3 +1,4 @@
+import { isDbUnavailable } from '../db/db-unavailable.js';
 import { langFromHeader, relayLangFromHeader, SERVER_MESSAGES, serverMessage, type Lang, type ServerMessageCode } from '@modelgate/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
@@ -116,6 +117,11 @@ export function installApiErrorHandler(app: FastifyInstance): void {
       // Malformed JSON, unsupported media type: the client's fault, said plainly.
       const e = new AppError('INVALID_PARAMETER', 200, fe.message);
       return reply.status(200).send({ success: false, message: localise(e, req) });
+    }
+    if (isDbUnavailable(error)) {
+      // A database outage: the console cannot work, the relay serves on from its caches (ledger/outage).
+      req.log.warn({ err: error, url: req.url }, 'console request refused: the database is unavailable');
+      return reply.status(503).header('retry-after', '5').send({ success: false, message: localise(new AppError('DB_UNAVAILABLE', 503), req) });
     }
     if ((error as { code?: unknown }).code === 'MG_RESPONSE_SHAPE') {
       // Only when responses are checked (tests): say what is wrong instead of a bare "internal".

@@ -25,6 +25,13 @@ export function registerLedgerJobs(app: FastifyInstance, ctx: Deps): void {
   app.addHook('onReady', async () => {
     const released = await ledger.recover();
     if (released) app.log.warn(`released ${released} reservation(s) left by an unfinished run or an expired lease`);
+    // Charges this node spooled during a database outage and had not replayed when it stopped (ledger/outage).
+    const outage = ledger.outage;
+    if (outage && (await outage.spool.load()) > 0) {
+      const before = outage.stats.replayed;
+      if (await outage.replay()) app.log.warn(`replayed ${outage.stats.replayed - before} spooled ledger entr${outage.stats.replayed - before === 1 ? 'y' : 'ies'} left by an earlier run`);
+      else outage.enter(new Error('the spool left by an earlier run could not be replayed'));
+    }
     const leaseMs = ledger.leaseSec * 1000;
     every(Math.max(500, Math.floor(leaseMs / 3)), 'lease-renewal', () => ledger.renewLeases());
     // One node at a time sweeps (a job lock); a failure is logged with the job and node, and retried.
@@ -37,6 +44,7 @@ export function registerLedgerJobs(app: FastifyInstance, ctx: Deps): void {
   app.addHook('onClose', async () => {
     for (const t of timers) clearInterval(t);
     for (const stop of stops) stop();
+    await ledger.outage?.close();
     await ctx.relay.close();
   });
 }

@@ -1,5 +1,8 @@
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Db } from '../db/client.js';
+import { isDbUnavailable, withDbDeadline } from '../db/db-unavailable.js';
+import { DbOutage, type OutageConfig } from './outage/db-outage.js';
+import type { SpoolEntry } from './outage/spool.js';
 import { add, get, move, NO_FLOOR, read, run, type Ops } from './batch.js';
 import { LedgerWriter } from './ledger-writer.js';
 import { buildStatements, RELEASED, SETTLED, type Args, type LogValues, type Statements } from './statements.js';
@@ -50,7 +53,7 @@ export interface SettleInput {
   userId: number;
   tokenId: number;
   tokenLimited: boolean;
-  /** What reserve() took (0 when nothing was reserved). */
+  /** What reserve() took (0 when nothing was reserved; LOOKUP: whatever reservation the database holds for the request). */
   reserved: number;
   /** The actual cost. */
   charge: number;
@@ -69,8 +72,30 @@ export interface SettleResult {
 
 const num = (v: unknown): number => Number(v ?? 0);
 
+/** `SettleInput.reserved` of a replayed or outage-served request: the database's reservation row, if one exists, says what was held. */
+export const LOOKUP = -1;
+
+interface OutageLog {
+  warn(o: object, msg: string): void;
+  info(o: object, msg: string): void;
+  error(o: object, msg: string): void;
+}
+
 /** A release learns its rows from the reservation it reads: none declared. */
 const NO_TOUCHES = { users: [], tokens: [] };
+
+/** A ledger write that found the database away (the outage fallback takes over). */
+const AWAY = Symbol('database away');
+
+/** The log row's `other` JSON with the unpaid rest of a replayed charge (shared/log-billing.ts `shortfall`). */
+function withShortfall(other: string, shortfall: number): string {
+  if (shortfall <= 0) return other;
+  try {
+    return JSON.stringify({ ...(JSON.parse(other) as object), shortfall });
+  } catch {
+    return other;
+  }
+}
 
 export class Ledger {
   private readonly q: Statements;
@@ -91,8 +116,41 @@ export class Ledger {
     this.writer = new LedgerWriter(handle, this.q, () => this.open.size > 0);
   }
 
+  /**
+   * The database-outage fallback (ledger/outage): once attached, a ledger write that finds the
+   * database away — or takes longer than its timeout — is served from this node's caches and
+   * spooled instead of failing the request.
+   */
+  outage: DbOutage | undefined;
+
+  attachOutage(config: OutageConfig, log: OutageLog): DbOutage {
+    const probe = () => withDbDeadline(sql`select 1`.execute(this.handle.db), config.timeoutMs, 'the database');
+    this.outage = new DbOutage(config, probe, (e) => this.replayEntry(e), log);
+    return this.outage;
+  }
+
+  /** Runs a database write under the outage timeout; a failure that means "the database is away" starts the outage. */
+  private async guarded<T>(write: () => Promise<T>): Promise<T | typeof AWAY> {
+    const o = this.outage;
+    if (!o) return write();
+    try {
+      return await withDbDeadline(write(), o.config.timeoutMs, 'a ledger write');
+    } catch (err) {
+      if (!isDbUnavailable(err)) throw err;
+      o.enter(err);
+      return AWAY;
+    }
+  }
+
   /** Debits the user and (if limited) the token; says who could not cover it. */
   async reserve(r: ReserveInput): Promise<ReserveResult> {
+    const o = this.outage;
+    if (o?.active) return o.reserve(r.requestId, r.userId, r.tokenId, r.tokenLimited, r.amount, r.min);
+    const result = await this.guarded(() => this.reserveDb(r));
+    return result === AWAY ? o!.reserve(r.requestId, r.userId, r.tokenId, r.tokenLimited, r.amount, r.min) : result;
+  }
+
+  private async reserveDb(r: ReserveInput): Promise<ReserveResult> {
     const q = this.q;
     const lease = r.now + this.leaseSec;
     const node = this.nodeId;
@@ -129,9 +187,8 @@ export class Ledger {
         return { ok: false, who: 'finished', available: -1 };
       }
       return { ok: true, amount };
-    }, touches);
+    }, touches).finally(() => this.reserving.delete(r.requestId));
     if (result.ok) this.open.add(r.requestId);
-    this.reserving.delete(r.requestId);
     return result;
   }
 
@@ -142,6 +199,33 @@ export class Ledger {
    */
   async settle(s: SettleInput): Promise<SettleResult> {
     this.open.delete(s.requestId);
+    const o = this.outage;
+    if (!o) return this.settleDb(s);
+    // A reservation made during the outage exists only here; the database may still hold one from a write that timed out.
+    const local = o.unhold(s.requestId);
+    const input = local ? { ...s, reserved: LOOKUP } : s;
+    if (!o.active) {
+      const settled = await this.guarded(() => this.settleDb(input));
+      if (settled !== AWAY) {
+        if (!settled.duplicate) o.spent(s.userId, s.tokenLimited ? s.tokenId : 0, settled.charged);
+        return settled;
+      }
+    }
+    await o.write({
+      op: 'settle',
+      rid: s.requestId,
+      uid: s.userId,
+      tid: s.tokenId,
+      limited: s.tokenLimited,
+      charge: s.charge,
+      ch: s.channelId,
+      rt: s.responseTimeMs,
+      log: s.log ? s.log(s.charge, 0) : null,
+    });
+    return { charged: s.charge, duplicate: false };
+  }
+
+  private async settleDb(s: SettleInput): Promise<SettleResult> {
     const q = this.q;
     const now = Math.floor(Date.now() / 1000);
     const touches = { users: [s.userId], tokens: s.tokenLimited && s.tokenId > 0 ? [s.tokenId] : [] };
@@ -150,7 +234,10 @@ export class Ledger {
       const ins = yield run(q.insertRequest({ rid: s.requestId, state: SETTLED, uid: s.userId, tid: s.tokenId, charge: s.charge, tt: tokenTaken0, sf: 0, now }));
       let held = 0;
       if (ins.affected) {
-        if (s.reserved > 0 && (yield run(q.deleteReservation({ rid: s.requestId }))).affected) held = s.reserved;
+        if (s.reserved === LOOKUP) {
+          const row = (yield get(q.selectReservation({ rid: s.requestId }))).row;
+          if (row && (yield run(q.deleteReservation({ rid: s.requestId }))).affected) held = num(row.user_amount);
+        } else if (s.reserved > 0 && (yield run(q.deleteReservation({ rid: s.requestId }))).affected) held = s.reserved;
       } else {
         const row = (yield get(q.selectRequest({ rid: s.requestId }))).row;
         if (!row || num(row.state) !== RELEASED) return { charged: num(row?.charge), duplicate: true };
@@ -193,6 +280,38 @@ export class Ledger {
   /** Gives a reservation back and records the outcome; a no-op when already settled or released. */
   async release(requestId: string): Promise<boolean> {
     this.open.delete(requestId);
+    const o = this.outage;
+    if (!o) return this.releaseDb(requestId);
+    const local = o.unhold(requestId);
+    if (!o.active) {
+      const released = await this.guarded(() => this.releaseDb(requestId));
+      if (released !== AWAY) return released || !!local;
+    }
+    await o.write({ op: 'release', rid: requestId });
+    return true;
+  }
+
+  /** One spooled entry into the database: a settle that finds its own reservation, or a release. */
+  private async replayEntry(e: SpoolEntry): Promise<void> {
+    if (e.op === 'release') {
+      await this.releaseDb(e.rid);
+      return;
+    }
+    const log = e.log;
+    await this.settleDb({
+      requestId: e.rid,
+      userId: e.uid,
+      tokenId: e.tid,
+      tokenLimited: e.limited,
+      reserved: LOOKUP,
+      charge: e.charge,
+      channelId: e.ch,
+      responseTimeMs: e.rt,
+      log: log ? (charged, shortfall) => ({ ...log, quota: charged, other: withShortfall(log.other, shortfall) }) : null,
+    });
+  }
+
+  private async releaseDb(requestId: string): Promise<boolean> {
     const q = this.q;
     const now = Math.floor(Date.now() / 1000);
     return this.writer.submit(function* (): Ops<boolean> {

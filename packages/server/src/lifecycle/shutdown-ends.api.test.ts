@@ -2,8 +2,8 @@ import { startFakeOpenAI, startFaultProxy, type FakeOpenAI } from '@modelgate/te
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rootClient } from '../test-support/api-client.js';
+import { rootTokenKey as tokenKey } from '../test-support/node-caller.js';
 import { baseNodeEnv, freePort, MAIN_JS, startNode, waitForReady, type NodeProcess } from '../test-support/multinode.js';
-import { addChannel } from '../test-support/relay-fixtures.js';
 import { createTestDatabase, type TestDatabase } from '../test-support/test-db.js';
 import { SETTLE_GRACE_MS } from './graceful-close.js';
 import { CLOSE_MARGIN_MS, REPEAT_SIGNAL_MS } from './hard-exit.js';
@@ -25,15 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.close();
 });
-
-async function tokenKey(url: string, upstream: string): Promise<string> {
-  const root = await rootClient(url);
-  await addChannel(root, { base_url: upstream, models: 'gpt-4' });
-  expect((await root.post('/api/token/', { name: 'loops', remain_quota: 0, unlimited_quota: true, expired_time: -1 })).body.success).toBe(true);
-  expect((await root.put('/api/user/', { id: root.userId, quota: 500_000_000 })).body.success).toBe(true);
-  const tokens = (await root.get('/api/token/?p=0&size=10')).body.data as Array<{ key: string; name: string }>;
-  return tokens.find((t) => t.name === 'loops')!.key;
-}
 
 function chat(url: string, key: string, stream: boolean): Promise<number> {
   return fetch(`${url}/v1/chat/completions`, {

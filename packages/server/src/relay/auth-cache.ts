@@ -2,8 +2,12 @@ import { SHORT_TTL_MS } from './short-ttl.js';
 import type { Db } from '../db/client.js';
 import type { TokenRow, UserRow } from '../db/schema.js';
 import { IpMatcher, parseIpList } from '../http/ip-list.js';
+import { isDbUnavailable } from '../db/db-unavailable.js';
 
-/** Token fields the relay needs on every request. Quota is not here: the ledger reads it in SQL. */
+/**
+ * Token fields the relay needs on every request. The ledger decides on quota in SQL; `remainQuota`
+ * is only what a database outage serves from (ledger/outage), lowered by this node's charges.
+ */
 export interface CachedToken {
   id: number;
   userId: number;
@@ -19,6 +23,7 @@ export interface CachedToken {
   /** Requests and tokens per minute; 0 = no limit. */
   rpmLimit: number;
   tpmLimit: number;
+  remainQuota: number;
 }
 
 export interface CachedUser {
@@ -30,9 +35,23 @@ export interface CachedUser {
   deleted: boolean;
   /** Relay requests in flight at once; 0 = no limit. */
   concurrencyLimit: number;
+  /** The balance when read, lowered by this node's charges since: what a database outage serves from. */
+  quota: number;
 }
 
 const MAX_ENTRIES = 100_000;
+
+const STALE = Symbol('stale');
+
+/** A database read that falls back to the cached entry (if any) when the database is away. */
+async function staleOnOutage<T>(read: Promise<T>, hit: unknown): Promise<T | typeof STALE> {
+  try {
+    return await read;
+  } catch (err) {
+    if (hit && isDbUnavailable(err)) return STALE;
+    throw err;
+  }
+}
 
 function toToken(t: TokenRow): CachedToken {
   const limits = (t.model_limits ?? '')
@@ -56,6 +75,7 @@ function toToken(t: TokenRow): CachedToken {
     group: t.group ?? '',
     rpmLimit: Number(t.rpm_limit ?? 0),
     tpmLimit: Number(t.tpm_limit ?? 0),
+    remainQuota: Number(t.remain_quota ?? 0),
   };
 }
 
@@ -68,6 +88,7 @@ function toUser(u: UserRow): CachedUser {
     group: u.group,
     deleted: u.deleted_at !== null,
     concurrencyLimit: Number(u.concurrency_limit ?? 0),
+    quota: Number(u.quota ?? 0),
   };
 }
 
@@ -92,6 +113,13 @@ export class AuthCache {
 
   private ttlMs: number;
 
+  /**
+   * True while the ledger knows the database is away (ledger/outage): expired entries are served
+   * as they are instead of being read again, and a read that fails on a lost database falls back
+   * to the entry it would have replaced. A caller with no entry is refused by the relay.
+   */
+  dbAway: () => boolean = () => false;
+
   constructor(
     private readonly handle: Db,
     private readonly normalTtlMs: number,
@@ -106,9 +134,10 @@ export class AuthCache {
 
   async token(key: string): Promise<CachedToken | undefined> {
     const hit = this.tokens.get(key);
-    if (hit && Date.now() - hit.at < this.ttlMs) return hit.v;
+    if (hit && (Date.now() - hit.at < this.ttlMs || this.dbAway())) return hit.v;
     const epoch = this.tokenEpoch;
-    const row = await this.handle.db.selectFrom('tokens').selectAll().where('key', '=', key).where('deleted_at', 'is', null).executeTakeFirst();
+    const row = await staleOnOutage(this.handle.db.selectFrom('tokens').selectAll().where('key', '=', key).where('deleted_at', 'is', null).executeTakeFirst(), hit);
+    if (row === STALE) return hit!.v;
     if (!row) {
       this.dropTokenKey(key);
       return undefined;
@@ -128,9 +157,10 @@ export class AuthCache {
 
   async user(id: number): Promise<CachedUser | undefined> {
     const hit = this.users.get(id);
-    if (hit && Date.now() - hit.at < this.ttlMs) return hit.v;
+    if (hit && (Date.now() - hit.at < this.ttlMs || this.dbAway())) return hit.v;
     const epoch = this.userEpoch;
-    const row = await this.handle.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await staleOnOutage(this.handle.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst(), hit);
+    if (row === STALE) return hit!.v;
     if (!row) {
       this.users.delete(id);
       return undefined;
@@ -140,6 +170,24 @@ export class AuthCache {
     if (this.users.size >= MAX_ENTRIES) this.users.clear();
     this.users.set(id, { v, at: Date.now() });
     return v;
+  }
+
+  /** The cached balances of a user and token, for a reservation while the database is away; undefined when either is not cached. */
+  balances(userId: number, tokenId: number): { user: number; token: number } | undefined {
+    const user = this.users.get(userId)?.v;
+    const key = this.tokenKeyById.get(tokenId);
+    const token = key === undefined ? undefined : this.tokens.get(key)?.v;
+    if (!user || !token || token.userId !== userId) return undefined;
+    return { user: user.quota, token: token.remainQuota };
+  }
+
+  /** A charge this node made: the cached balances go down with it until the entries are read again. */
+  spent(userId: number, tokenId: number, amount: number): void {
+    const user = this.users.get(userId)?.v;
+    if (user) user.quota -= amount;
+    const key = tokenId > 0 ? this.tokenKeyById.get(tokenId) : undefined;
+    const token = key === undefined ? undefined : this.tokens.get(key)?.v;
+    if (token) token.remainQuota -= amount;
   }
 
   private dropTokenKey(key: string): void {

@@ -1,3 +1,4 @@
+import { isDbUnavailable } from '../db/db-unavailable.js';
 import { ChannelStatus } from '@modelgate/shared';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import { SHORT_TTL_MS } from './short-ttl.js';
@@ -145,8 +146,15 @@ export class ChannelCache {
   /** Resolves once the cache reflects every write made before the call. */
   ensure(): Promise<void> | undefined {
     if (this.loadedGeneration === this.generation && Date.now() - this.loadedAt < this.ttlMs) return undefined;
-    return this.reload();
+    // While the database is away (ledger/outage) the channels last loaded keep serving.
+    if (this.loadedAt > 0 && this.dbAway()) return undefined;
+    return this.reload().catch((err: unknown) => {
+      if (!(this.loadedAt > 0 && isDbUnavailable(err))) throw err;
+    });
   }
+
+  /** True while the ledger knows the database is away (set in create-context). */
+  dbAway: () => boolean = () => false;
 
   private async reload(): Promise<void> {
     while (this.loadedGeneration !== this.generation || Date.now() - this.loadedAt >= this.ttlMs) {

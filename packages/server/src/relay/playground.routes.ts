@@ -37,6 +37,7 @@ function playgroundToken(userId: number, group: string): CachedToken {
     group,
     rpmLimit: 0,
     tpmLimit: 0,
+    remainQuota: 0,
   };
 }
 

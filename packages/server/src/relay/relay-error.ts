@@ -1,4 +1,5 @@
 import { serverMessage, type Lang, type ServerMessageCode } from '@modelgate/shared';
+import { isDbUnavailable } from '../db/db-unavailable.js';
 
 /**
  * A relay failure, answered as an OpenAI error object `{error:{message,type,param,code}}` with
@@ -6,7 +7,7 @@ import { serverMessage, type Lang, type ServerMessageCode } from '@modelgate/sha
  * never retried and never count against a channel.
  */
 export class RelayError extends Error {
-  /** Sent as `Retry-After` (seconds) with a 429 the caller may retry later. */
+  /** Sent as `Retry-After` (seconds) with a 429 or 503 the caller may retry later. */
   retryAfterSec?: number;
 
   constructor(
@@ -41,4 +42,19 @@ export function localError(
 export function maskKey(key: string): string {
   if (key.length <= 8) return '***';
   return `sk-${key.slice(0, 3)}***${key.slice(-3)}`;
+}
+
+/** Seconds a caller refused during a database outage is told to wait (the ledger probes every second). */
+const DB_RETRY_AFTER_SEC = 5;
+
+/**
+ * `err` as the caller's error: a RelayError as it is, a database outage the relay cannot serve
+ * through (an uncached caller, DB_OUTAGE_MODE=refuse) as 503 with Retry-After; undefined for anything else.
+ */
+export function asRelayError(err: unknown, lang: Lang): RelayError | undefined {
+  if (err instanceof RelayError) return err;
+  if (!isDbUnavailable(err)) return undefined;
+  const e = localError(lang, 503, 'RELAY_DB_UNAVAILABLE', { errorCode: 'database_unavailable' });
+  e.retryAfterSec = DB_RETRY_AFTER_SEC;
+  return e;
 }

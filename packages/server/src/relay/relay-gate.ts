@@ -1,7 +1,7 @@
 import { relayLangFromHeader, type Lang } from '@modelgate/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RelayContext } from './relay-context.js';
-import { localError, RelayError } from './relay-error.js';
+import { asRelayError, localError } from './relay-error.js';
 import { errorJson, routeFormat } from './relay-reply.js';
 import { balancesOf, quotaRefusal } from './relay-reserve.js';
 import { authenticateToken, type RelayAuth } from './token-auth.js';
@@ -87,8 +87,9 @@ export function installRelayGate(scope: FastifyInstance, ctx: RelayContext): voi
         overload.enter();
         reply.raw.once('close', releaseSlot);
       }
-    } catch (err) {
-      if (!(err instanceof RelayError)) throw err;
+    } catch (caught) {
+      const err = asRelayError(caught, lang);
+      if (!err) throw caught;
       closeIfBodyUnbounded(req, reply);
       if (err.retryAfterSec !== undefined) reply.header('retry-after', String(err.retryAfterSec));
       return reply.code(err.status).header('x-oneapi-request-id', req.id).send(errorJson(routeFormat(req), err));

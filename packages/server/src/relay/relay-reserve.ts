@@ -109,6 +109,12 @@ export async function reserve(run: Run): Promise<void> {
 
 /** What the user and (for a limited token) the token can still pay; Infinity for an unlimited token. */
 export async function balancesOf(ctx: RelayContext, auth: RelayAuth): Promise<{ user: number; token: number }> {
+  // During a database outage: what this node may still spend from its cache (ledger/outage).
+  const outage = ctx.relay.ledger.outage;
+  if (outage?.active) {
+    const local = outage.available(auth.user.id, auth.token.id, !auth.token.unlimited);
+    if (local) return local;
+  }
   const db = ctx.db.db;
   const u = await db.selectFrom('users').select('quota').where('id', '=', auth.user.id).executeTakeFirst();
   let token = Infinity;

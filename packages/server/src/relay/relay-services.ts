@@ -8,6 +8,7 @@ import type { Db } from '../db/client.js';
 import { ChannelAffinity } from './affinity.js';
 import { AuthCache } from './auth-cache.js';
 import { Ledger } from '../ledger/ledger.js';
+import { isDbUnavailable } from '../db/db-unavailable.js';
 import { ChannelCache } from './channel-cache.js';
 import { NO_RELAY_OBSERVER, type RelayObserver } from './relay-observer.js';
 import { OverloadGuard } from './overload.js';
@@ -127,7 +128,12 @@ export class RelayServices {
       status === TokenStatus.Expired
         ? q.where('expired_time', '!=', -1).where('expired_time', '<', Math.floor(Date.now() / 1000))
         : q.where('unlimited_quota', '=', 0).where('remain_quota', '<=', 0);
-    await q.execute();
+    try {
+      await q.execute();
+    } catch (err) {
+      // A status the next request finds again: not worth failing this one over during a database outage.
+      if (!isDbUnavailable(err)) throw err;
+    }
     this.invalidate({ t: 'token', id });
   }
 

@@ -7,7 +7,7 @@ import { priceFor, type Price, type PricingTables } from './billing/pricing.js';
 import type { RuntimeChannel } from './channel-cache.js';
 import { attemptOnce } from './relay-attempt.js';
 import { tracedAttempt } from './relay-tracing.js';
-import { localError, RelayError } from './relay-error.js';
+import { asRelayError, localError, RelayError } from './relay-error.js';
 import { sendError } from './relay-reply.js';
 import { noteLogOther, type Attempt, type Run } from './relay-run.js';
 import { reserve } from './relay-reserve.js';
@@ -95,10 +95,14 @@ export async function relay(ctx: RelayContext, req: FastifyRequest, reply: Fasti
     if (bound) noteLogOther(run, 'affinity', true);
     await reserve(run);
     await attemptLoop(run, first, affinity);
-  } catch (err) {
-    ctx.relay.observer.refused({ route: req.routeOptions.url ?? '', status: err instanceof RelayError ? err.status : 500 });
-    if (err instanceof RelayError) return sendError(reply, requestId, route.format, err, false);
-    req.log.error({ err }, 'relay failed');
+  } catch (caught) {
+    const err = asRelayError(caught, lang);
+    ctx.relay.observer.refused({ route: req.routeOptions.url ?? '', status: err ? err.status : 500 });
+    if (err) {
+      if (err.retryAfterSec !== undefined && !reply.sent) reply.header('retry-after', String(err.retryAfterSec));
+      return sendError(reply, requestId, route.format, err, false);
+    }
+    req.log.error({ err: caught }, 'relay failed');
     sendError(reply, requestId, route.format, new RelayError(500, 'new_api_error', 'internal_error', 'internal error'), true);
   }
 }

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SqlKind } from '../config/config.js';
 import { createTestDatabase, type TestDatabase } from './test-db.js';
@@ -46,6 +48,11 @@ process.once('exit', () => {
   }
 });
 
+let spoolDir: string | undefined;
+function spoolRoot(): string {
+  return (spoolDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'mg-node-spool-')));
+}
+
 /** Environment every test node gets unless overridden: no rate limits, no console, one session secret. */
 export function baseNodeEnv(): Record<string, string> {
   return {
@@ -60,6 +67,8 @@ export function baseNodeEnv(): Record<string, string> {
     LOG_LEVEL: 'info',
     // One process per node, as these suites test nodes; cluster/*.api.test.ts sets WORKERS for its own.
     WORKERS: '1',
+    // This test process's own outage spools (a node restarted with the same NODE_ID finds its own).
+    SPOOL_DIR: spoolRoot(),
   };
 }
 

@@ -18,8 +18,10 @@ export interface RelayHarness {
   close(): Promise<void>;
 }
 
-export async function startRelayHarness(opts: { kind?: SqlKind; env?: Record<string, string>; fake?: FakeOpenAIOptions; log?: Logger } = {}): Promise<RelayHarness> {
-  const server = await startTestServer({ kind: opts.kind, env: opts.env, log: opts.log });
+export async function startRelayHarness(
+  opts: { kind?: SqlKind; env?: Record<string, string>; fake?: FakeOpenAIOptions; log?: Logger; databaseEnv?: (env: Record<string, string>) => Record<string, string> } = {},
+): Promise<RelayHarness> {
+  const server = await startTestServer({ kind: opts.kind, env: opts.env, log: opts.log, databaseEnv: opts.databaseEnv });
   const fake = await startFakeOpenAI(opts.fake);
   const root = await rootClient(server.url);
   return {

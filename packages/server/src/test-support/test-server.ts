@@ -1,5 +1,8 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { buildApp } from '../app.js';
 import { loadConfig, type SqlKind } from '../config/config.js';
 import type { AppContext } from '../context.js';
@@ -63,6 +66,7 @@ export async function startTestServer(
   const database = opts.alongside?.database ?? opts.database ?? (await createTestDatabase(opts.kind ?? 'sqlite'));
   const logDatabase = opts.logKind ? await createTestDatabase(opts.logKind) : undefined;
   const logDsn = logDatabase ? (opts.logDsn ?? String)(logDatabase.env.SQL_DSN!) : undefined;
+  const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mg-spool-'));
   const config = loadConfig({
     SESSION_SECRET: 'test-secret',
     GLOBAL_API_RATE_LIMIT_ENABLE: 'false',
@@ -75,6 +79,8 @@ export async function startTestServer(
     WEB_DIST_DIR: '/nonexistent-modelgate-web',
     ...(opts.databaseEnv ? opts.databaseEnv(database.env) : database.env),
     ...(logDsn ? { LOG_SQL_DSN: logDsn } : {}),
+    // Each server its own outage spool: one left by another test must never be replayed here.
+    SPOOL_DIR: spoolDir,
     ...opts.env,
   });
   const log = opts.log ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
@@ -117,6 +123,7 @@ export async function startTestServer(
         await logDb?.destroy();
         await logDatabase?.drop();
         if (!opts.alongside) await database.drop();
+        fs.rmSync(spoolDir, { recursive: true, force: true });
       }
     },
   };

@@ -60,16 +60,16 @@ describe.runIf(networked.length > 0 && process.env.TEST_REDIS_URL).each(networke
     return { status: res.status, body: (await res.json()) as Ready };
   }
 
-  async function eventually(want: number): Promise<{ status: number; body: Ready }> {
+  async function eventually(want: string): Promise<{ status: number; body: Ready }> {
     let last = await readyz();
-    for (let i = 0; i < 50 && last.status !== want; i++) {
+    for (let i = 0; i < 50 && last.body.status !== want; i++) {
       await new Promise((r) => setTimeout(r, 200));
       last = await readyz();
     }
     return last;
   }
 
-  it('answers 503 naming the part that is down, and is ready again without a restart', async () => {
+  it('answers "degraded" naming the part that is down while the node keeps serving, and is ready again without a restart', async () => {
     pgHop = await startFaultProxy(kind === 'postgres' ? process.env.TEST_PG_URL! : process.env.TEST_MYSQL_URL!);
     redisHop = await startFaultProxy(process.env.TEST_REDIS_URL!);
     srv = await startTestServer({
@@ -79,22 +79,26 @@ describe.runIf(networked.length > 0 && process.env.TEST_REDIS_URL).each(networke
     });
     expect(await readyz()).toEqual({ status: 200, body: { status: 'ready', checks: { database: 'ok', migrations: 'ok', redis: 'ok' } } });
 
+    // Without Redis no request fails (docs/reliability.md): the node stays in the load balancer.
     redisHop.cut();
     const noRedis = await readyz();
-    expect(noRedis.status).toBe(503);
+    expect(noRedis.status).toBe(200);
+    expect(noRedis.body.status).toBe('degraded');
     expect(noRedis.body.checks.database).toBe('ok');
     expect(noRedis.body.checks.redis).not.toBe('ok');
     redisHop.restore();
-    expect((await eventually(200)).body.checks.redis).toBe('ok');
+    expect((await eventually('ready')).body.checks.redis).toBe('ok');
 
+    // Without the database the relay serves its cached callers (DB_OUTAGE_MODE=serve, the default).
     pgHop.cut();
     const noDb = await readyz();
-    expect(noDb.status).toBe(503);
+    expect(noDb.status).toBe(200);
+    expect(noDb.body.status).toBe('degraded');
     expect(noDb.body.checks).toMatchObject({ migrations: 'unknown', redis: 'ok' });
     expect(noDb.body.checks.database).not.toBe('ok');
     // Liveness does not depend on the database: an orchestrator must not restart a node for it.
     expect((await fetch(`${srv.url}/healthz`)).status).toBe(200);
     pgHop.restore();
-    expect(await eventually(200)).toEqual({ status: 200, body: { status: 'ready', checks: { database: 'ok', migrations: 'ok', redis: 'ok' } } });
+    expect(await eventually('ready')).toEqual({ status: 200, body: { status: 'ready', checks: { database: 'ok', migrations: 'ok', redis: 'ok' } } });
   });
 });

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { pendingMigrations } from '../../db/migrate.js';
 
 /** The part of the application context this file uses. */
-type Deps = Pick<AppContext, 'db' | 'cluster' | 'version' | 'config'>;
+type Deps = Pick<AppContext, 'db' | 'cluster' | 'version' | 'config' | 'relay'>;
 
 type CheckState = 'ok' | 'off' | string;
 
@@ -28,9 +28,11 @@ function problem(err: unknown): string {
 
 /**
  * Probes for orchestrators and load balancers (docs/deployment.md#health). `/healthz`: the process
- * answers. `/readyz`: this node can serve — the database answers, Redis (when configured) answers,
- * and the schema is at this build's latest migration; otherwise 503 naming the failing part. Neither
- * needs a session, and neither is rate-limited, so a probe never locks out a user.
+ * answers. `/readyz`: this node can serve — 200 `ready` when the database, Redis (when configured)
+ * and the schema are all fine; 200 `degraded` when the database or Redis is away but the node keeps
+ * relaying (DB_OUTAGE_MODE=serve: from its caches, charges spooled — docs/reliability.md); 503
+ * `unavailable` with pending migrations or, under DB_OUTAGE_MODE=refuse, without a database.
+ * Neither needs a session, and neither is rate-limited, so a probe never locks out a user.
  */
 export function healthRoutes(app: FastifyInstance, ctx: Deps): void {
   app.get('/healthz', async (_req, reply) => {
@@ -56,10 +58,16 @@ export function healthRoutes(app: FastifyInstance, ctx: Deps): void {
         checks.redis = problem(err);
       }
     }
-    const ready = Object.values(checks).every((c) => c === 'ok' || c === 'off');
+    const outage = ctx.relay.ledger.outage;
+    const spooled = outage?.spool.size ?? 0;
+    const dbDown = checks.database !== 'ok';
+    let status: 'ready' | 'degraded' | 'unavailable' = 'ready';
+    if (dbDown) status = outage?.config.mode === 'serve' ? 'degraded' : 'unavailable';
+    else if (checks.migrations !== 'ok') status = 'unavailable';
+    else if (checks.redis !== 'ok' && checks.redis !== 'off') status = 'degraded';
     return reply
-      .code(ready ? 200 : 503)
+      .code(status === 'unavailable' ? 503 : 200)
       .header('Cache-Control', 'no-store')
-      .send({ status: ready ? 'ready' : 'unavailable', checks });
+      .send({ status, checks, ...(spooled ? { spooled } : {}) });
   });
 }

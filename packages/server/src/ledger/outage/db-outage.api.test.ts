@@ -1,0 +1,215 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { startFaultProxy, type FaultProxy } from '@modelgate/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { multiNodeDbKinds } from '../../test-support/multinode.js';
+import { addCaller, addChannel, balances, expectChargedFor, priceModels, startRelayHarness, type RelayHarness, type TestCaller } from '../../test-support/relay-fixtures.js';
+import { until } from '../../test-support/text.js';
+
+/**
+ * Issue 38 item 2: a 30-second database outage is served without a 500. Callers this node has
+ * cached keep being answered (their cache entries expire meanwhile: SYNC_FREQUENCY is 2 s here),
+ * each charge goes to the node's fsync'd spool, and when the database is back the spool is replayed
+ * exactly once: every answer charged once, balances and logs exact, the ledger reconciled (the
+ * harness checks it on close). A caller the node has not seen is told 503 with Retry-After, the
+ * console answers 503 with a message, `/readyz` says "degraded".
+ */
+
+const OUTAGE_MS = 30_000;
+const MODEL = 'm-db-outage';
+
+describe.each(multiNodeDbKinds())('a database outage on %s', (kind) => {
+  let proxy: FaultProxy;
+  let h: RelayHarness;
+
+  beforeAll(async () => {
+    proxy = await startFaultProxy(kind === 'postgres' ? process.env.TEST_PG_URL! : process.env.TEST_MYSQL_URL!);
+    h = await startRelayHarness({ kind, databaseEnv: (env) => ({ ...env, SQL_DSN: proxy.url(env.SQL_DSN) }), env: { SYNC_FREQUENCY: '2' } });
+    await priceModels(h, [MODEL]);
+    await addChannel(h.root, { base_url: h.fake.url, models: MODEL });
+  });
+  afterAll(async () => {
+    proxy?.restore();
+    await h?.close();
+    await proxy?.close();
+  });
+
+  it('serves cached callers for 30 s with their charges spooled, then replays them exactly once', { timeout: 120_000 }, async () => {
+    const ctx = h.server.ctx;
+    const outage = ctx.relay.ledger.outage!;
+    const a = await addCaller(h);
+    // A small balance: during the outage it is spent down to what the cache says is left, never past it.
+    const small = await addCaller(h, { quota: 3_000, remain: 1_000_000 });
+    const cold = await addCaller(h);
+    const beforeA = await balances(h, a);
+    const beforeSmall = await balances(h, small);
+    const ask = (c: TestCaller, i: number) => c.client.chat.completions.create({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: `question ${i}` }] });
+    const askStream = async (c: TestCaller, i: number) => {
+      let text = '';
+      for await (const chunk of await c.client.chat.completions.create({ model: MODEL, stream: true, messages: [{ role: 'user', content: `stream ${i}` }] })) {
+        text += chunk.choices[0]?.delta?.content ?? '';
+      }
+      return text;
+    };
+    await ask(a, 0);
+    await ask(small, 0);
+    let answersA = 1;
+    let answersSmall = 1;
+
+    proxy.cut();
+    const started = Date.now();
+    const failures: unknown[] = [];
+    // Four callers' loops at once for the whole outage, half of them streaming.
+    const loops = [0, 1, 2, 3].map(async (loop) => {
+      for (let i = 1; Date.now() - started < OUTAGE_MS; i++) {
+        try {
+          if (loop % 2) expect(await askStream(a, i)).toBeTruthy();
+          else expect((await ask(a, i)).choices[0]!.message.content).toBeTruthy();
+          answersA += 1;
+        } catch (err) {
+          failures.push(err);
+        }
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    });
+    await until(() => outage.active, 10_000);
+
+    // The small balance: answered while the cached balance covers a reservation, then refused as spent.
+    let refusedSmall: { status?: number; code?: string } | undefined;
+    for (let i = 1; i < 1_000 && !refusedSmall; i++) {
+      try {
+        await ask(small, i);
+        answersSmall += 1;
+      } catch (err) {
+        refusedSmall = err as { status?: number; code?: string };
+      }
+    }
+    // What is left no longer covers a reservation (400 pre-consume, or 403 once nothing is left).
+    expect(['pre_consume_token_quota_failed', 'insufficient_user_quota']).toContain(refusedSmall?.code);
+
+    // A caller this node never saw cannot be checked: 503 with Retry-After, in the OpenAI shape.
+    const coldRes = await fetch(`${h.server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sk-${cold.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(coldRes.status).toBe(503);
+    expect(coldRes.headers.get('retry-after')).toBe('5');
+    expect(((await coldRes.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'database_unavailable' });
+
+    // The console: 503 with a message, not a 500.
+    const self = await fetch(`${h.server.url}/api/user/self`, { headers: { cookie: h.root.cookie, 'new-api-user': '1', 'accept-language': 'en' } });
+    expect(self.status).toBe(503);
+    expect(await self.json()).toEqual({ success: false, message: 'The database is unavailable right now, please retry shortly (API calls keep working)' });
+    const ready = await fetch(`${h.server.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: 'degraded', checks: { database: expect.not.stringMatching(/^ok$/) }, spooled: expect.any(Number) });
+
+    await Promise.all(loops);
+    expect(failures).toEqual([]);
+    expect(outage.stats.spooled).toBeGreaterThanOrEqual(answersA - 1);
+
+    // What is on disk now, to replay a second time below (as after a crash mid-replay).
+    const spooled = fs.readdirSync(outage.spool.dir).map((n) => [n, fs.readFileSync(path.join(outage.spool.dir, n))] as const);
+    expect(spooled.length).toBeGreaterThan(0);
+
+    proxy.restore();
+    await until(() => !outage.active && outage.spool.size === 0, 30_000);
+    expect((await (await fetch(`${h.server.url}/readyz`)).json()) as object).toMatchObject({ status: 'ready' });
+
+    // Every answer charged exactly once, the user's and the token's balances down by the logs' sum.
+    expect(await expectChargedFor(h, a, beforeA, answersA)).toBeGreaterThan(0);
+    const chargedSmall = await expectChargedFor(h, small, beforeSmall, answersSmall);
+    expect(chargedSmall).toBeLessThanOrEqual(3_000);
+    const after = await balances(h, small);
+    expect(after.quota).toBeGreaterThanOrEqual(0);
+    const requests = await ctx.db.db.selectFrom('ledger_requests').select(['request_id', 'shortfall']).where('user_id', 'in', [a.userId, small.userId]).execute();
+    expect(requests).toHaveLength(answersA + answersSmall);
+    expect(requests.every((r) => Number(r.shortfall) === 0)).toBe(true);
+    // The same entries replayed again (a crash before the replayed file was deleted) move nothing.
+    const settledA = await balances(h, a);
+    for (const [name, bytes] of spooled) fs.writeFileSync(path.join(outage.spool.dir, name), bytes);
+    const again = outage.stats.replayed;
+    expect(await outage.replay()).toBe(true);
+    expect(outage.stats.replayed - again).toBeGreaterThanOrEqual(answersA - 1);
+    expect(await balances(h, a)).toEqual(settledA);
+    expect(await expectChargedFor(h, a, beforeA, answersA)).toBeGreaterThan(0);
+  });
+});
+
+describe.runIf(process.env.TEST_PG_URL)('a database that stops answering (PostgreSQL blackholed)', () => {
+  let proxy: FaultProxy;
+  let h: RelayHarness;
+
+  beforeAll(async () => {
+    proxy = await startFaultProxy(process.env.TEST_PG_URL!);
+    h = await startRelayHarness({ kind: 'postgres', databaseEnv: (env) => ({ ...env, SQL_DSN: proxy.url(env.SQL_DSN) }), env: { SYNC_FREQUENCY: '2' } });
+    await priceModels(h, [MODEL]);
+    await addChannel(h.root, { base_url: h.fake.url, models: MODEL });
+  });
+  afterAll(async () => {
+    proxy?.restore();
+    await h?.close();
+    await proxy?.close();
+  });
+
+  it('answers within the write timeout, serves on, and charges each answer once when the hung writes finish too', { timeout: 90_000 }, async () => {
+    const outage = h.server.ctx.relay.ledger.outage!;
+    const c = await addCaller(h);
+    const before = await balances(h, c);
+    const ask = (i: number) => c.client.chat.completions.create({ model: MODEL, max_tokens: 8, messages: [{ role: 'user', content: `b${i}` }] });
+    await ask(0);
+    let answers = 1;
+    // Writes in flight when the database stops answering hang; each request waits at most the timeout.
+    proxy.blackhole();
+    const started = Date.now();
+    const loops = [0, 1, 2].map(async (loop) => {
+      for (let i = 1; Date.now() - started < 12_000; i++) {
+        const t = Date.now();
+        await ask(loop * 1000 + i);
+        expect(Date.now() - t).toBeLessThan(outage.config.timeoutMs + 2_000);
+        answers += 1;
+      }
+    });
+    await Promise.all(loops);
+    expect(outage.active).toBe(true);
+    // The hung connections deliver their writes late: they and the replay must still add up to one charge each.
+    proxy.restore();
+    await until(() => !outage.active && outage.spool.size === 0, 40_000);
+    await until(async () => (await h.server.ctx.db.db.selectFrom('reservations').selectAll().execute()).length === 0, 20_000);
+    await expectChargedFor(h, c, before, answers);
+  });
+});
+
+describe.each(multiNodeDbKinds())('DB_OUTAGE_MODE=refuse on %s', (kind) => {
+  let proxy: FaultProxy;
+  let h: RelayHarness;
+
+  beforeAll(async () => {
+    proxy = await startFaultProxy(kind === 'postgres' ? process.env.TEST_PG_URL! : process.env.TEST_MYSQL_URL!);
+    h = await startRelayHarness({ kind, databaseEnv: (env) => ({ ...env, SQL_DSN: proxy.url(env.SQL_DSN) }), env: { DB_OUTAGE_MODE: 'refuse' } });
+    await priceModels(h, [MODEL]);
+    await addChannel(h.root, { base_url: h.fake.url, models: MODEL });
+  });
+  afterAll(async () => {
+    proxy?.restore();
+    await h?.close();
+    await proxy?.close();
+  });
+
+  it('refuses new relay requests with 503 and Retry-After while the database is away, and is not ready', async () => {
+    const c = await addCaller(h);
+    const before = await balances(h, c);
+    const ask = () => c.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] });
+    await ask();
+    proxy.cut();
+    await expect(ask()).rejects.toMatchObject({ status: 503, code: 'database_unavailable' });
+    const ready = await fetch(`${h.server.url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ status: 'unavailable' });
+    proxy.restore();
+    await until(async () => (await ask().then(() => true, () => false)), 20_000);
+    // The refused request cost nothing; the two answers are charged once each.
+    await expectChargedFor(h, c, before, 2);
+  });
+});
