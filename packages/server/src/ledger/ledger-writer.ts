@@ -4,6 +4,7 @@ import type { Db } from '../db/client.js';
 import type { Database } from '../db/schema.js';
 import { BatchRows, batchStatements, type BatchItem, type Ops, type StepResult, type Touches } from './batch.js';
 import { retryTransient } from './retry.js';
+import { isDbUnavailable } from '../db/db-unavailable.js';
 import type { Bound, Statements } from './statements.js';
 
 function affected(r: QueryResult<unknown>): number {
@@ -79,7 +80,11 @@ export class LedgerWriter {
     try {
       values = await retryTransient(() => this.transactAsync(batch));
     } catch (err) {
-      if (batch.length === 1) return batch[0]!.reject(err);
+      // The database is away: running each operation on its own would only wait for it again, per operation.
+      if (batch.length === 1 || isDbUnavailable(err)) {
+        for (const item of batch) item.reject(err);
+        return;
+      }
       for (const item of batch) {
         await retryTransient(() => this.transactAsync([item])).then(
           (v) => item.resolve(v[0]),
@@ -120,7 +125,12 @@ export class LedgerWriter {
     let values: unknown[];
     try {
       values = this.immediate(batch);
-    } catch {
+    } catch (err) {
+      // A locked or failing file: each operation alone would block the event loop for the busy timeout again.
+      if (isDbUnavailable(err)) {
+        for (const item of batch) item.reject(err);
+        return;
+      }
       for (const item of batch) {
         try {
           item.resolve(this.immediate([item])[0]);

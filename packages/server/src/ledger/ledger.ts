@@ -124,7 +124,22 @@ export class Ledger {
   outage: DbOutage | undefined;
 
   attachOutage(config: OutageConfig, log: OutageLog): DbOutage {
-    const probe = () => withDbDeadline(sql`select 1`.execute(this.handle.db), config.timeoutMs, 'the database');
+    const sqlite = this.handle.sqlite;
+    // SQLite: a read succeeds while another process holds the write lock, so the probe takes the lock (without waiting) and lets it go.
+    const probe = sqlite
+      ? async () => {
+          // A transaction of this process holds the connection: the file is writable.
+          if (sqlite.inTransaction) return;
+          const busy = sqlite.pragma('busy_timeout', { simple: true }) as number;
+          sqlite.pragma('busy_timeout = 0');
+          try {
+            sqlite.exec('BEGIN IMMEDIATE');
+            sqlite.exec('ROLLBACK');
+          } finally {
+            sqlite.pragma(`busy_timeout = ${busy}`);
+          }
+        }
+      : () => withDbDeadline(sql`select 1`.execute(this.handle.db), config.timeoutMs, 'the database');
     this.outage = new DbOutage(config, probe, (e) => this.replayEntry(e), log);
     return this.outage;
   }
@@ -134,7 +149,8 @@ export class Ledger {
     const o = this.outage;
     if (!o) return write();
     try {
-      return await withDbDeadline(write(), o.config.timeoutMs, 'a ledger write');
+      // SQLite writes run synchronously (busy_timeout bounds a lock wait): only a networked database needs a deadline.
+      return await (this.handle.sqlite ? write() : withDbDeadline(write(), o.config.timeoutMs, 'a ledger write'));
     } catch (err) {
       if (!isDbUnavailable(err)) throw err;
       o.enter(err);

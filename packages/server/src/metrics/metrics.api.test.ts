@@ -77,6 +77,8 @@ describe('GET /metrics', () => {
     expect(delta(key('modelgate_relay_first_byte_seconds_count', { channel }))).toBe(1);
     expect(after.get('modelgate_relay_open_streams')).toBe(0);
     expect(after.get('modelgate_ledger_reservations_open')).toBe(0);
+    expect(after.get('modelgate_database_outage')).toBe(0);
+    expect(after.get('modelgate_ledger_spooled_entries')).toBe(0);
     expect(delta(key('modelgate_http_requests_total', { method: 'GET', route: '/api/status', status: 200 }))).toBe(1);
     expect(after.get('modelgate_process_resident_memory_bytes')).toBeGreaterThan(0);
   });

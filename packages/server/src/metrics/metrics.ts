@@ -38,7 +38,7 @@ export class Metrics implements RelayObserver, JobObserver {
   aggregate: (() => Promise<string>) | undefined;
 
   /** `worker`: this process's slot when it is one of several workers (cluster/worker-slot.ts). */
-  constructor(deps: { db: Db; redis: Redis | null; ledger: () => Pick<Ledger, 'openCount'>; worker?: number }) {
+  constructor(deps: { db: Db; redis: Redis | null; ledger: () => Pick<Ledger, 'openCount' | 'outage'>; worker?: number }) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: 'modelgate_' });
     this.requests = new Counter({ name: 'modelgate_relay_requests_total', help: 'Relayed requests that reached a channel, by outcome (success: billed; error: every channel tried failed).', labelNames: ['route', 'model', 'channel', 'outcome'], registers });
@@ -68,6 +68,22 @@ export class Metrics implements RelayObserver, JobObserver {
       registers,
       collect() {
         this.set(deps.ledger().openCount);
+      },
+    });
+    new Gauge({
+      name: 'modelgate_database_outage',
+      help: 'The ledger cannot reach the database and serves from the caches (1) or can (0) (docs/reliability.md#database-outage).',
+      registers,
+      collect() {
+        this.set(deps.ledger().outage?.active ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'modelgate_ledger_spooled_entries',
+      help: "Settlements and releases in this node's outage spool, waiting for the database.",
+      registers,
+      collect() {
+        this.set(deps.ledger().outage?.spool.size ?? 0);
       },
     });
     const pool = deps.db.poolStats;

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startFaultProxy, type FaultProxy } from '@modelgate/testkit';
@@ -101,6 +102,9 @@ describe.each(multiNodeDbKinds())('a database outage on %s', (kind) => {
     const self = await fetch(`${h.server.url}/api/user/self`, { headers: { cookie: h.root.cookie, 'new-api-user': '1', 'accept-language': 'en' } });
     expect(self.status).toBe(503);
     expect(await self.json()).toEqual({ success: false, message: 'The database is unavailable right now, please retry shortly (API calls keep working)' });
+    const metrics = await ctx.metrics.registry.metrics();
+    expect(metrics).toContain('modelgate_database_outage 1');
+    expect(metrics).toMatch(/modelgate_ledger_spooled_entries [1-9]/);
     const ready = await fetch(`${h.server.url}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({ status: 'degraded', checks: { database: expect.not.stringMatching(/^ok$/) }, spooled: expect.any(Number) });
@@ -177,6 +181,48 @@ describe.runIf(process.env.TEST_PG_URL)('a database that stops answering (Postgr
     proxy.restore();
     await until(() => !outage.active && outage.spool.size === 0, 40_000);
     await until(async () => (await h.server.ctx.db.db.selectFrom('reservations').selectAll().execute()).length === 0, 20_000);
+    await expectChargedFor(h, c, before, answers);
+  });
+});
+
+describe('a SQLite file another process keeps locked', () => {
+  let h: RelayHarness;
+
+  beforeAll(async () => {
+    h = await startRelayHarness({ kind: 'sqlite', env: { SYNC_FREQUENCY: '2' } });
+    await priceModels(h, [MODEL]);
+    await addChannel(h.root, { base_url: h.fake.url, models: MODEL });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('serves from the caches while the write lock is held elsewhere, then replays each charge once', { timeout: 90_000 }, async () => {
+    const outage = h.server.ctx.relay.ledger.outage!;
+    // The first write after the lock is taken waits out SQLite's 5 s busy timeout with the event loop
+    // blocked (better-sqlite3 is synchronous); the in-process fake upstream's keep-alive timer fires in
+    // that pause and may close the pooled connection the next upstream call picks: one retry covers it.
+    const c = await addCaller(h, { maxRetries: 1 });
+    const before = await balances(h, c);
+    const ask = (i: number) => c.client.chat.completions.create({ model: MODEL, max_tokens: 8, messages: [{ role: 'user', content: `l${i}` }] });
+    await ask(0);
+    let answers = 1;
+    // Another connection (as a backup tool or a second process would) takes the file's write lock and keeps it.
+    const other = new Database(h.server.ctx.config.sqlitePath);
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const started = Date.now();
+      for (let i = 1; Date.now() - started < 12_000; i++) {
+        expect((await ask(i)).choices[0]!.message.content).toBeTruthy();
+        answers += 1;
+      }
+      expect(outage.active).toBe(true);
+      expect(outage.spool.size).toBeGreaterThan(0);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    await until(() => !outage.active && outage.spool.size === 0, 20_000);
     await expectChargedFor(h, c, before, answers);
   });
 });
