@@ -1,4 +1,6 @@
 import { startFakeOpenAI, startFaultProxy } from '@modelgate/testkit';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { openDb } from '../../db/client.js';
 import { multiNodeDbKinds, startNode } from '../../test-support/multinode.js';
@@ -13,6 +15,7 @@ import { reconcile } from '../reconcile.js';
  */
 
 const ANSWERS = 12;
+const LEDGER_CHECK = fileURLToPath(new URL('../../../dist/ledger/cli.js', import.meta.url));
 
 async function chat(url: string, key: string, stream: boolean): Promise<number> {
   const r = await fetch(`${url}/v1/chat/completions`, {
@@ -58,6 +61,9 @@ describe.each(multiNodeDbKinds())('a node killed during a database outage on %s'
       expect(settled).toHaveLength(ANSWERS + 1);
       expect(await handle.db.selectFrom('reservations').selectAll().execute()).toEqual([]);
       expect((await reconcile(handle.db)).ok).toBe(true);
+      // What an operator runs afterwards: `npm run ledger:check`.
+      const check = spawnSync(process.execPath, [LEDGER_CHECK], { env: { PATH: process.env.PATH ?? '', SQL_DSN: db.env.SQL_DSN! }, encoding: 'utf8' });
+      expect(check.status, check.stdout + check.stderr).toBe(0);
     } finally {
       node.kill('SIGKILL');
       await node.exited;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startFaultProxy, type FaultProxy } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SqlKind } from '../../config/config.js';
 import { multiNodeDbKinds } from '../../test-support/multinode.js';
 import { addCaller, addChannel, balances, expectChargedFor, priceModels, startRelayHarness, type RelayHarness, type TestCaller } from '../../test-support/relay-fixtures.js';
 import { until } from '../../test-support/text.js';
@@ -19,13 +20,17 @@ import { until } from '../../test-support/text.js';
 const OUTAGE_MS = 30_000;
 const MODEL = 'm-db-outage';
 
-describe.each(multiNodeDbKinds())('a database outage on %s', (kind) => {
-  let proxy: FaultProxy;
-  let h: RelayHarness;
-
+/**
+ * A relay harness for the describe block that calls it: on `kind`, reaching PostgreSQL or MySQL through
+ * a fault proxy the test scripts (SQLite: directly), with a priced model on one channel.
+ */
+function outageHarness(kind: SqlKind, env: Record<string, string>): { h: () => RelayHarness; proxy: () => FaultProxy } {
+  let proxy: FaultProxy | undefined;
+  let h: RelayHarness | undefined;
   beforeAll(async () => {
-    proxy = await startFaultProxy(kind === 'postgres' ? process.env.TEST_PG_URL! : process.env.TEST_MYSQL_URL!);
-    h = await startRelayHarness({ kind, databaseEnv: (env) => ({ ...env, SQL_DSN: proxy.url(env.SQL_DSN) }), env: { SYNC_FREQUENCY: '2' } });
+    if (kind !== 'sqlite') proxy = await startFaultProxy(kind === 'postgres' ? process.env.TEST_PG_URL! : process.env.TEST_MYSQL_URL!);
+    const hop = proxy;
+    h = await startRelayHarness({ kind, databaseEnv: hop ? (e) => ({ ...e, SQL_DSN: hop.url(e.SQL_DSN) }) : undefined, env });
     await priceModels(h, [MODEL]);
     await addChannel(h.root, { base_url: h.fake.url, models: MODEL });
   });
@@ -34,8 +39,15 @@ describe.each(multiNodeDbKinds())('a database outage on %s', (kind) => {
     await h?.close();
     await proxy?.close();
   });
+  return { h: () => h!, proxy: () => proxy! };
+}
+
+describe.each(multiNodeDbKinds())('a database outage on %s', (kind) => {
+  const setup = outageHarness(kind, { SYNC_FREQUENCY: '2' });
 
   it('serves cached callers for 30 s with their charges spooled, then replays them exactly once', { timeout: 120_000 }, async () => {
+    const h = setup.h();
+    const proxy = setup.proxy();
     const ctx = h.server.ctx;
     const outage = ctx.relay.ledger.outage!;
     const a = await addCaller(h);
@@ -142,22 +154,11 @@ describe.each(multiNodeDbKinds())('a database outage on %s', (kind) => {
 });
 
 describe.runIf(process.env.TEST_PG_URL)('a database that stops answering (PostgreSQL blackholed)', () => {
-  let proxy: FaultProxy;
-  let h: RelayHarness;
-
-  beforeAll(async () => {
-    proxy = await startFaultProxy(process.env.TEST_PG_URL!);
-    h = await startRelayHarness({ kind: 'postgres', databaseEnv: (env) => ({ ...env, SQL_DSN: proxy.url(env.SQL_DSN) }), env: { SYNC_FREQUENCY: '2' } });
-    await priceModels(h, [MODEL]);
-    await addChannel(h.root, { base_url: h.fake.url, models: MODEL });
-  });
-  afterAll(async () => {
-    proxy?.restore();
-    await h?.close();
-    await proxy?.close();
-  });
+  const setup = outageHarness('postgres', { SYNC_FREQUENCY: '2' });
 
   it('answers within the write timeout, serves on, and charges each answer once when the hung writes finish too', { timeout: 90_000 }, async () => {
+    const h = setup.h();
+    const proxy = setup.proxy();
     const outage = h.server.ctx.relay.ledger.outage!;
     const c = await addCaller(h);
     const before = await balances(h, c);
@@ -186,18 +187,10 @@ describe.runIf(process.env.TEST_PG_URL)('a database that stops answering (Postgr
 });
 
 describe('a SQLite file another process keeps locked', () => {
-  let h: RelayHarness;
-
-  beforeAll(async () => {
-    h = await startRelayHarness({ kind: 'sqlite', env: { SYNC_FREQUENCY: '2' } });
-    await priceModels(h, [MODEL]);
-    await addChannel(h.root, { base_url: h.fake.url, models: MODEL });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const setup = outageHarness('sqlite', { SYNC_FREQUENCY: '2' });
 
   it('serves from the caches while the write lock is held elsewhere, then replays each charge once', { timeout: 90_000 }, async () => {
+    const h = setup.h();
     const outage = h.server.ctx.relay.ledger.outage!;
     // The first write after the lock is taken waits out SQLite's 5 s busy timeout with the event loop
     // blocked (better-sqlite3 is synchronous); the in-process fake upstream's keep-alive timer fires in
@@ -228,22 +221,11 @@ describe('a SQLite file another process keeps locked', () => {
 });
 
 describe.each(multiNodeDbKinds())('DB_OUTAGE_MODE=refuse on %s', (kind) => {
-  let proxy: FaultProxy;
-  let h: RelayHarness;
-
-  beforeAll(async () => {
-    proxy = await startFaultProxy(kind === 'postgres' ? process.env.TEST_PG_URL! : process.env.TEST_MYSQL_URL!);
-    h = await startRelayHarness({ kind, databaseEnv: (env) => ({ ...env, SQL_DSN: proxy.url(env.SQL_DSN) }), env: { DB_OUTAGE_MODE: 'refuse' } });
-    await priceModels(h, [MODEL]);
-    await addChannel(h.root, { base_url: h.fake.url, models: MODEL });
-  });
-  afterAll(async () => {
-    proxy?.restore();
-    await h?.close();
-    await proxy?.close();
-  });
+  const setup = outageHarness(kind, { DB_OUTAGE_MODE: 'refuse' });
 
   it('refuses new relay requests with 503 and Retry-After while the database is away, and is not ready', async () => {
+    const h = setup.h();
+    const proxy = setup.proxy();
     const c = await addCaller(h);
     const before = await balances(h, c);
     const ask = () => c.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] });
