@@ -144,6 +144,11 @@ export async function attemptOnce(run: Run, ch: RuntimeChannel): Promise<Attempt
   const passThrough = input.stream || input.mode === 'speech';
   const abort = new AbortController();
   const relayTimeoutMs = ctx.config.relayTimeoutSec * 1000;
+  // A caller who leaves before the upstream's first byte: the call is cancelled now, not once it answers
+  // (the upstream would otherwise go on generating, at the operator's cost, for nobody).
+  const raw = run.reply.raw;
+  const gone = passThrough ? () => raw.writableEnded || abort.abort() : undefined;
+  if (gone) raw.once('close', gone);
   const got = await exchange(built, {
     pools: ctx.relay,
     adapter: p.adapter,
@@ -157,7 +162,7 @@ export async function attemptOnce(run: Run, ch: RuntimeChannel): Promise<Attempt
     lang: run.lang,
     onAnswer: (status, ms) => ctx.relay.observer.upstreamAnswered({ channel: ch.id, status, ms }),
     onStaleCredentials: (e) => run.req.log.info({ channel: ch.id, code: e.code }, `channel #${ch.id}: credential refused, retrying with a fresh one`),
-  });
+  }).finally(() => gone && raw.off('close', gone));
   if (!got.ok) return failed(run, ch, got);
   if (got.kind === 'unread') {
     if (input.stream && p.adapter.isStreamReply(got.contentType)) return streamReply(run, ch, got.body, abort, got.sentAt, callerStream(p), (s) => p.adapter.retryable(s));

@@ -74,4 +74,32 @@ describe('broken streams (docs/relay-billing.md)', () => {
     expect(Number(log.completion_tokens)).toBeLessThan(8);
     expect(await h.server.ctx.db.db.selectFrom('reservations').selectAll().execute()).toHaveLength(0);
   });
+
+  it('client leaves before the first byte: the upstream call is cancelled at once, nothing is charged', async () => {
+    const c = await addCaller(h);
+    h.fake.setFault({ delayMs: 10_000, times: 1 });
+    const before = await balances(h, c);
+    const seen = h.fake.requests.length;
+    const controller = new AbortController();
+    const sent = fetch(`${h.server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sk-${c.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4', messages, stream: true }),
+      signal: controller.signal,
+    }).catch((err: unknown) => err);
+    for (let i = 0; i < 100 && h.fake.requests.length === seen; i++) await new Promise((r) => setTimeout(r, 20));
+    const upstream = h.fake.requests.at(-1)!;
+    await new Promise((r) => setTimeout(r, 200));
+    expect(upstream.closedEarly).toBeUndefined();
+    const left = Date.now();
+    controller.abort();
+    await sent;
+    // Well before the upstream's 10 s first byte.
+    for (let i = 0; i < 100 && !upstream.closedEarly; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(upstream.closedEarly).toBe(true);
+    expect(Date.now() - left).toBeLessThan(3_000);
+    for (let i = 0; i < 100 && (await h.server.ctx.db.db.selectFrom('reservations').selectAll().execute()).length; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await balances(h, c)).toEqual(before);
+    expect(await consumeLogs(h, c.userId)).toHaveLength(0);
+  });
 });
