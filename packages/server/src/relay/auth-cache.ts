@@ -2,7 +2,7 @@ import { SHORT_TTL_MS } from './short-ttl.js';
 import type { Db } from '../db/client.js';
 import type { TokenRow, UserRow } from '../db/schema.js';
 import { IpMatcher, parseIpList } from '../http/ip-list.js';
-import { isDbUnavailable } from '../db/db-unavailable.js';
+import { DbUnavailableError, isDbUnavailable } from '../db/db-unavailable.js';
 
 /**
  * Token fields the relay needs on every request. The ledger decides on quota in SQL; `remainQuota`
@@ -135,6 +135,8 @@ export class AuthCache {
   async token(key: string): Promise<CachedToken | undefined> {
     const hit = this.tokens.get(key);
     if (hit && (Date.now() - hit.at < this.ttlMs || this.dbAway())) return hit.v;
+    // Not cached while the database is away: refused at once, not queued behind connections that may hang.
+    if (this.dbAway()) throw new DbUnavailableError('the token is not cached on this node');
     const epoch = this.tokenEpoch;
     const row = await staleOnOutage(this.handle.db.selectFrom('tokens').selectAll().where('key', '=', key).where('deleted_at', 'is', null).executeTakeFirst(), hit);
     if (row === STALE) return hit!.v;
@@ -158,6 +160,7 @@ export class AuthCache {
   async user(id: number): Promise<CachedUser | undefined> {
     const hit = this.users.get(id);
     if (hit && (Date.now() - hit.at < this.ttlMs || this.dbAway())) return hit.v;
+    if (this.dbAway()) throw new DbUnavailableError('the user is not cached on this node');
     const epoch = this.userEpoch;
     const row = await staleOnOutage(this.handle.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst(), hit);
     if (row === STALE) return hit!.v;

@@ -107,6 +107,9 @@ describe.each(multiNodeDbKinds())('a database outage on %s', (kind) => {
       body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(coldRes.status).toBe(503);
+    // Random keys during the outage cost no database round trip either: each is refused at once.
+    const random = await fetch(`${h.server.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer sk-not-a-key', 'content-type': 'application/json' }, body: '{}' });
+    expect(random.status).toBe(503);
     expect(coldRes.headers.get('retry-after')).toBe('5');
     expect(((await coldRes.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'database_unavailable' });
 
