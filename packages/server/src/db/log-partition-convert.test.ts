@@ -36,6 +36,12 @@ describe.each(kinds)('converting an existing usage log on %s', (kind) => {
     await handle.db.insertInto('logs').values([row(today - 400 * DAY, 'ancient', 'r-1'), row(today - 3 * DAY, 'recent', 'r-2'), row(now, 'now', 'r-3')]).execute();
     await migrateToLatest(handle);
     expect(await listLogPartitions(handle)).toBeNull();
+    if (kind === 'postgres') {
+      // 0017 gave the plain table's indexes INCLUDE (quota); one without it (made by hand, say) must
+      // be rebuilt by the conversion before the swap, not built under the swap's exclusive lock.
+      await sql`DROP INDEX idx_logs_model_name`.execute(handle.db);
+      await sql`CREATE INDEX idx_logs_model_name ON logs (model_name, created_at, type)`.execute(handle.db);
+    }
   });
 
   it('converts it: every row kept in the history partition, ids go on, new days partitioned', async () => {
@@ -57,6 +63,15 @@ describe.each(kinds)('converting an existing usage log on %s', (kind) => {
       const attached = idx.rows.filter((r) => r.attached).map((r) => r.name).sort();
       expect(attached).toEqual(['idx_logs_p_past_channel_id', 'idx_logs_p_past_created_at', 'idx_logs_p_past_model_name', 'idx_logs_p_past_token_name', 'idx_logs_p_past_user_created', 'idx_logs_p_past_username', 'logs_p_past_id_created', 'logs_p_past_request_created']);
       expect(idx.rows.length).toBe(attached.length + 2); // + the old key on id and unique request id
+      expect(said.some((l) => l.includes('rebuilding the index idx_logs_model_name'))).toBe(true);
+      // The history partition's log indexes are those of a new day partition: quota included in each.
+      const defs = async (table: string) => {
+        const r = await sql<{ def: string }>`SELECT regexp_replace(pg_get_indexdef(x.indexrelid), '^.* USING ', '') AS def
+          FROM pg_index x WHERE x.indrelid = to_regclass(${table}) AND NOT x.indisunique`.execute(handle.db);
+        return r.rows.map((x) => x.def).sort();
+      };
+      expect(await defs('logs_p_past')).toEqual(await defs(parts[1]!.name));
+      expect((await defs('logs_p_past')).every((d) => d.endsWith('INCLUDE (quota)'))).toBe(true);
     }
 
     // A new row takes the next id and lands in its day's partition, after the history.

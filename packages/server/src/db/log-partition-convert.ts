@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db } from './client.js';
 import {
+  createLogIndexPg,
   createPartitionedShellPg,
   ensureLogPartitions,
   finishPartitionedLogsPg,
@@ -8,6 +9,7 @@ import {
   LOG_INDEXES,
   mysqlPartitionStatement,
   periodOf,
+  staleLogIndexesPg,
   type LogPartitionMode,
 } from './log-partitions.js';
 
@@ -24,7 +26,9 @@ export type Say = (line: string) => void;
  *
  * PostgreSQL — no rewrite, writes go on except for a moment:
  * 1. the keys the partitioned table needs, (id, created_at) and (request_id, created_at), are built
- *    with CREATE INDEX CONCURRENTLY (one pass over the table each; inserts continue);
+ *    with CREATE INDEX CONCURRENTLY (one pass over the table each; inserts continue), and so is any
+ *    log index not yet of the partitioned table's shape (INCLUDE (quota), normally made by
+ *    migration 0017 already) — else the ATTACH below would build it under the exclusive lock;
  * 2. a CHECK (created_at < cut) is added NOT VALID and then validated (a read of the table; inserts
  *    continue), so ATTACH can prove the bound without scanning again;
  * 3. in one short transaction: the table is renamed `logs_p_past` (its indexes too), the partitioned
@@ -48,6 +52,7 @@ export async function convertLogsToPartitions(handle: Pick<Db, 'db' | 'kind'>, m
       say(`building the unique index ${name} (${cols.join(', ')}) concurrently`);
       await sql`CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS ${sql.id(name)} ON logs (${sql.join(cols.map((c) => sql.id(c)))})`.execute(db);
     }
+    await reshapeLogIndexesPg(db, say);
     say(`checking that every row is older than ${new Date(cut * 1000).toISOString()} (a read of the table; writes go on)`);
     await sql`ALTER TABLE logs DROP CONSTRAINT IF EXISTS logs_p_past_bound`.execute(db);
     await sql`ALTER TABLE logs ADD CONSTRAINT logs_p_past_bound CHECK (created_at < ${sql.lit(cut)}) NOT VALID`.execute(db);
@@ -70,4 +75,22 @@ export async function convertLogsToPartitions(handle: Pick<Db, 'db' | 'kind'>, m
   const made = mode === 'off' ? [] : await ensureLogPartitions(handle, mode, now);
   say(`made ${made.length} partition(s) from ${new Date(cut * 1000).toISOString()} on`);
   return made;
+}
+
+/**
+ * PostgreSQL: rebuilds, without blocking inserts, each of the plain table's log indexes that is not
+ * of the shape the partitioned table's index has (createLogIndexPg), so that ATTACH takes the old
+ * table's indexes as they are instead of building new ones while it holds the table.
+ */
+async function reshapeLogIndexesPg(db: AnyDb, say: Say): Promise<void> {
+  const stale = await staleLogIndexesPg(db, 'logs');
+  for (const [name, cols] of LOG_INDEXES.filter(([n]) => stale.includes(n))) {
+    const next = `${name}_next`;
+    // One left by an interrupted earlier run (valid or not) is built again.
+    await sql`DROP INDEX CONCURRENTLY IF EXISTS ${sql.id(next)}`.execute(db);
+    say(`rebuilding the index ${name} with INCLUDE (quota) concurrently`);
+    await createLogIndexPg(next, cols, 'logs', { concurrently: true }).execute(db);
+    await sql`DROP INDEX CONCURRENTLY IF EXISTS ${sql.id(name)}`.execute(db);
+    await sql`ALTER INDEX ${sql.id(next)} RENAME TO ${sql.id(name)}`.execute(db);
+  }
 }

@@ -16,6 +16,7 @@ import * as m0013 from './migrations/0013-channel-target-trust.js';
 import * as m0014 from './migrations/0014-username-keys.js';
 import * as m0015 from './migrations/0015-log-outbox.js';
 import * as m0016 from './migrations/0016-log-partitions.js';
+import * as m0017 from './migrations/0017-log-index-quota.js';
 import type { MigrationFn } from './migrations/column-types.js';
 
 /** Append-only: add new migrations at the end with the next number; never edit a released one. */
@@ -36,6 +37,7 @@ const MIGRATIONS: Array<[string, { up: MigrationFn }]> = [
   ['0014-username-keys', m0014],
   ['0015-log-outbox', m0015],
   ['0016-log-partitions', m0016],
+  ['0017-log-index-quota', m0017],
 ];
 
 class CodeProvider implements MigrationProvider {

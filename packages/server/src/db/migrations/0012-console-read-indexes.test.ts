@@ -31,8 +31,9 @@ describe.each(testDbKinds())('migration 0012 on %s', (kind) => {
       ['idx_logs_model_name', 'model_name'],
       ...(kind === 'sqlite' ? [] : ([['idx_logs_token_name', 'token_name'], ['idx_logs_channel_id', 'channel_id']] as Array<[string, string]>)),
     ];
-    // MySQL's partitioned log (0016) names id and quota in each index (db/log-partitions.ts mysqlPartitionStatement).
-    const tail = kind === 'mysql' ? ['id', 'quota'] : [];
+    // MySQL's partitioned log (0016) names id and quota in each index (db/log-partitions.ts mysqlPartitionStatement);
+    // PostgreSQL's carry quota as an included column (0017; indkey lists it after the key columns).
+    const tail = kind === 'mysql' ? ['id', 'quota'] : kind === 'postgres' ? ['quota'] : [];
     for (const [index, column] of filters) expect(await columnsOf(handle(), 'logs', index)).toEqual([column, 'created_at', 'type', ...tail]);
     if (kind === 'sqlite') {
       expect(await columnsOf(handle(), 'logs', 'idx_logs_token_name')).toEqual([]);
