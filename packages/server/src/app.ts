@@ -24,6 +24,8 @@ import { tokensRoutes } from './modules/tokens/tokens.routes.js';
 import { emailRoutes } from './modules/users/email.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { oauthRoutes } from './modules/oauth/oauth.routes.js';
+import { installTwoFactorPolicy } from './modules/two-factor/admin-policy.js';
+import { twoFactorRoutes } from './modules/two-factor/two-factor.routes.js';
 import { registerLedgerJobs } from './jobs/reservations.job.js';
 import { channelsBulkRoutes } from './modules/channels/channels-bulk.routes.js';
 import { channelOpsRoutes } from './modules/channels/channel-ops.routes.js';
@@ -135,11 +137,14 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     }
   });
 
+  // Before the routes: admins without a second factor while the policy is on may only enrol (modules/two-factor/admin-policy.ts).
+  installTwoFactorPolicy(app, ctx);
   healthRoutes(app, ctx);
   metricsRoutes(app, ctx);
   statusRoutes(app, ctx);
   optionsRoutes(app, ctx);
   usersRoutes(app, ctx);
+  twoFactorRoutes(app, ctx);
   oauthRoutes(app, ctx);
   emailRoutes(app, ctx);
   tokensRoutes(app, ctx);

@@ -19,6 +19,7 @@ import type { TopUpsRepository } from './modules/topups/topups.repository.js';
 import type { TopUpService } from './modules/topups/topups.service.js';
 import type { UsersRepository } from './modules/users/users.repository.js';
 import type { UsersService } from './modules/users/users.service.js';
+import type { TwoFactorService } from './modules/two-factor/two-factor.service.js';
 import type { VerificationCodes } from './modules/users/verification-codes.js';
 import type { RelayServices } from './relay/relay-services.js';
 import type { QuotaLedger } from './ledger/quota-ledger.js';
@@ -46,6 +47,8 @@ export interface AppContext {
   options: OptionsService;
   users: UsersRepository;
   usersService: UsersService;
+  /** TOTP two-factor sign-in and the admin policy (modules/two-factor). */
+  twoFactor: TwoFactorService;
   /** Server-side console sessions (shared database, no in-process cache). */
   sessions: SessionStore;
   tokens: TokensRepository;

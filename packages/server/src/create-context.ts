@@ -27,6 +27,9 @@ import { TopUpService } from './modules/topups/topups.service.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
 import { VerificationCodes } from './modules/users/verification-codes.js';
+import { LoginFlows } from './modules/two-factor/login-flow.js';
+import { TwoFactorRepository } from './modules/two-factor/two-factor.repository.js';
+import { TwoFactorService } from './modules/two-factor/two-factor.service.js';
 import { RelayServices } from './relay/relay-services.js';
 import { outboundAllowList } from './net/address-policy.js';
 import { QuotaLedger } from './ledger/quota-ledger.js';
@@ -173,6 +176,15 @@ export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: 
     quotaLedger: ctx.quotaLedger,
     tokensService: ctx.tokensService,
     loginThrottle: new LoginThrottle(ctx.cluster.store, config.loginFailures),
+  });
+  ctx.twoFactor = new TwoFactorService({
+    repo: new TwoFactorRepository(db),
+    secrets,
+    options: ctx.options,
+    users: ctx.users,
+    sessions: ctx.sessions,
+    throttle: new LoginThrottle(ctx.cluster.store, config.loginFailures),
+    flows: new LoginFlows(ctx.cluster.store),
   });
   ctx.redemptions = new RedemptionsRepository(db);
   ctx.redemptionsService = new RedemptionsService({ db, redemptions: ctx.redemptions, options: ctx.options, quotaLedger: ctx.quotaLedger });

@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   'user.disable',
   'user.delete',
   'user.hard_delete',
+  'user.reset_2fa',
   'redemption.create',
   'redemption.update',
   'redemption.status',
@@ -35,11 +36,14 @@ export const AUDIT_ACTIONS = [
   'redemption.delete_invalid',
   'log.delete',
   'session.revoke',
+  // Recorded by the Stripe webhook (no admin route): the payment service refunded or disputed a paid top-up.
+  'topup.refund',
+  'topup.dispute',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** What an action acts on; `target_id` is that thing's id (an option's key, a tag's name, …). */
-export const AUDIT_TARGETS = ['option', 'channel', 'channel_tag', 'user', 'redemption', 'log', 'session'] as const;
+export const AUDIT_TARGETS = ['option', 'channel', 'channel_tag', 'user', 'redemption', 'log', 'session', 'topup'] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 
 /** The families of actions (the part before the dot), for the console's filter. */

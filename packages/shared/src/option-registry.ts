@@ -67,6 +67,8 @@ export const OPTION_REGISTRY = {
   PasswordLoginEnabled: bool(true),
   PasswordRegisterEnabled: bool(true),
   RegisterEnabled: bool(true),
+  /** Admins and root must have a second factor before any other console call (docs/security.md#second-factor). */
+  TwoFactorRequiredForAdmins: bool(false),
   EmailVerificationEnabled: bool(false, pub('email_verification')),
   GitHubOAuthEnabled: bool(false, { ...pub('github_oauth'), ...needs('OPTION_GITHUB_CONFIG', 'GitHubClientId', 'GitHubClientSecret') }),
   GitHubClientId: text('', pub('github_client_id')),
@@ -74,6 +76,10 @@ export const OPTION_REGISTRY = {
   LinuxDOOAuthEnabled: bool(false, { ...pub('linuxdo_oauth'), ...needs('OPTION_LINUXDO_CONFIG', 'LinuxDOClientId', 'LinuxDOClientSecret') }),
   LinuxDOClientId: text('', pub('linuxdo_client_id')),
   LinuxDOClientSecret: secret(),
+  /** Discord sign-in (OAuth2 authorization code; scopes identify and email). */
+  DiscordOAuthEnabled: bool(false, { ...pub('discord_oauth'), ...needs('OPTION_DISCORD_CONFIG', 'DiscordClientId', 'DiscordClientSecret') }),
+  DiscordClientId: text('', pub('discord_client_id')),
+  DiscordClientSecret: secret(),
   WeChatAuthEnabled: bool(false, { ...pub('wechat_login'), ...needs('OPTION_WECHAT_CONFIG', 'WeChatServerAddress') }),
   WeChatServerAddress: address(),
   WeChatServerToken: secret(),
@@ -89,6 +95,8 @@ export const OPTION_REGISTRY = {
   GitHubOAuthEndpoint: make('address', 'https://github.com', {}),
   GitHubApiEndpoint: make('address', 'https://api.github.com', {}),
   LinuxDOOAuthEndpoint: make('address', 'https://connect.linux.do', {}),
+  /** Discord's site: authorize at `/oauth2/authorize`, the API (token, `/users/@me`) under `/api`. */
+  DiscordOAuthEndpoint: make('address', 'https://discord.com', {}),
   /** Generic OpenID Connect (newer reference versions): discovery URL, client, scopes, which claim is the user id. */
   OIDCEnabled: bool(false, { ...pub('oidc_enabled'), ...needs('OPTION_OIDC_CONFIG', 'OIDCWellKnown', 'OIDCClientId', 'OIDCClientSecret') }),
   OIDCWellKnown: address(),
@@ -118,6 +126,20 @@ export const OPTION_REGISTRY = {
   Price: float(7.3, { ...pub('price'), ...PAYMENT }),
   MinTopUp: int(1, { ...pub('min_topup'), ...PAYMENT }),
   TopupGroupRatio: json(DEFAULT_GROUP_RATIO, 'ratios', PAYMENT),
+  /**
+   * Stripe Checkout top-up (modules/topups/stripe-*.ts): the secret API key, the webhook endpoint's
+   * signing secret, what one unit of the site's display amount costs in `StripeCurrency` (the
+   * group's top-up ratio applies too), the smallest amount and the amounts the wallet offers.
+   */
+  StripeTopUpEnabled: bool(false, { ...pub('enable_stripe_topup'), ...needs('OPTION_STRIPE_CONFIG', 'ServerAddress', 'StripeApiSecret', 'StripeWebhookSecret') }),
+  StripeApiSecret: make('string', '', { access: 'secret', ...PAYMENT }),
+  StripeWebhookSecret: make('string', '', { access: 'secret', ...PAYMENT }),
+  StripeUnitPrice: float(1, { ...pub('stripe_unit_price'), ...PAYMENT }),
+  StripeCurrency: text('usd', { ...pub('stripe_currency'), ...PAYMENT }),
+  StripeMinTopUp: int(1, { ...pub('stripe_min_topup'), ...PAYMENT }),
+  StripeAmountOptions: json([10, 20, 50, 100], 'any', { ...pub('stripe_amount_options'), ...PAYMENT }),
+  /** Where the Stripe API is reached (ModelGate's own key: a proxy, or the testkit fake); empty is Stripe's own. */
+  StripeApiBase: address(PAYMENT),
   Notice: text('', pub('/api/notice')),
   // One name everywhere (README, console, tab): the reference's 'New API' read as another product (issue 35).
   SystemName: text('ModelGate', pub('system_name')),

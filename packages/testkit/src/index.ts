@@ -3,6 +3,7 @@ export * from './anthropic-fake/index.js';
 export { startFakeSmtp, type CapturedMail, type FakeSmtp, type FakeSmtpOptions } from './smtp-fake/server.js';
 export { parseMail, type ParsedMail } from './smtp-fake/mime.js';
 export * from './epay-fake/index.js';
+export * from './stripe-fake/index.js';
 export * from './gemini-fake/index.js';
 export * from './bedrock-fake/index.js';
 export * from './vertex-fake/index.js';

@@ -55,7 +55,7 @@ async function main(): Promise<number> {
     }
     const report = await resealSecrets(db, box, 'rotate');
     for (const line of formatReseal(report, 'rotate')) console.log(`[secrets] ${line}`);
-    const bad = report.channels.unreadable.length + report.options.unreadable.length;
+    const bad = report.channels.unreadable.length + report.options.unreadable.length + report.twoFactor.unreadable.length;
     if (!bad) console.log('[secrets] done: every stored secret is sealed with the current key. Keys in CRYPTO_SECRET_OLD can be removed once every node runs with this CRYPTO_SECRET.');
     return bad ? 1 : 0;
   } finally {

@@ -16,7 +16,12 @@ export interface ResealCounts {
 export interface ResealReport {
   channels: ResealCounts;
   options: ResealCounts;
+  /** TOTP secrets (modules/two-factor): always sealed when written, so only rotation changes them. */
+  twoFactor: ResealCounts;
 }
+
+/** The sealing purpose of TOTP secrets (modules/two-factor/two-factor.service.ts uses the same). */
+export const TWO_FACTOR_SECRET_PURPOSE = 'two_factor.secret';
 
 const SECRET_OPTION_KEYS = OPTION_KEYS.filter((k) => isSecretOption(k));
 
@@ -31,7 +36,7 @@ const counts = (): ResealCounts => ({ sealed: 0, rotated: 0, unchanged: 0, unrea
  */
 export async function resealSecrets(handle: Db, box: SecretBox, mode: 'plain' | 'rotate'): Promise<ResealReport> {
   const db = handle.db;
-  const report: ResealReport = { channels: counts(), options: counts() };
+  const report: ResealReport = { channels: counts(), options: counts(), twoFactor: counts() };
 
   const next = (purpose: string, stored: string, c: ResealCounts, where: string): string | null => {
     if (!SecretBox.isSealed(stored)) {
@@ -69,6 +74,15 @@ export async function resealSecrets(handle: Db, box: SecretBox, mode: 'plain' | 
     if (value === null) continue;
     await db.updateTable('options').set({ value }).where('key', '=', row.key).where('value', '=', stored).execute();
   }
+
+  // Written sealed from the start: nothing for the boot step, only rotation re-seals them.
+  if (mode === 'rotate') {
+    for (const row of await db.selectFrom('two_factor').select(['user_id', 'secret']).orderBy('user_id').execute()) {
+      const value = next(TWO_FACTOR_SECRET_PURPOSE, row.secret, report.twoFactor, `two-factor secret of user #${row.user_id}`);
+      if (value === null) continue;
+      await db.updateTable('two_factor').set({ secret: value }).where('user_id', '=', row.user_id).where('secret', '=', row.secret).execute();
+    }
+  }
   return report;
 }
 
@@ -94,13 +108,21 @@ export async function unreadableSecrets(handle: Db, box: SecretBox): Promise<str
   for (const r of channels) check(r.key, CHANNEL_KEY_PURPOSE, `channel #${r.id}`);
   const options = await handle.db.selectFrom('options').select(['key', 'value']).where('key', 'in', SECRET_OPTION_KEYS).where('value', 'like', `${SEALED_PREFIX}%`).execute();
   for (const r of options) check(r.value ?? '', optionPurpose(r.key), `option ${r.key}`);
+  const totp = await handle.db.selectFrom('two_factor').select(['user_id', 'secret']).execute();
+  for (const r of totp) check(r.secret, TWO_FACTOR_SECRET_PURPOSE, `two-factor secret of user #${r.user_id}`);
   return out;
 }
 
 export function formatReseal(report: ResealReport, mode: 'plain' | 'rotate'): string[] {
   const line = (what: string, c: ResealCounts) =>
     `${what}: ${c.sealed} sealed from plaintext${mode === 'rotate' ? `, ${c.rotated} re-sealed with the current key` : ''}, ${c.unchanged} unchanged, ${c.unreadable.length} unreadable`;
-  return [line('channel keys', report.channels), line('secret options', report.options), ...[...report.channels.unreadable, ...report.options.unreadable].map((u) => `  unreadable ${u}`)];
+  const unreadable = [...report.channels.unreadable, ...report.options.unreadable, ...report.twoFactor.unreadable];
+  return [
+    line('channel keys', report.channels),
+    line('secret options', report.options),
+    ...(mode === 'rotate' ? [line('two-factor secrets', report.twoFactor)] : []),
+    ...unreadable.map((u) => `  unreadable ${u}`),
+  ];
 }
 
 /**

@@ -17,6 +17,8 @@ import * as m0014 from './migrations/0014-username-keys.js';
 import * as m0015 from './migrations/0015-log-outbox.js';
 import * as m0016 from './migrations/0016-log-partitions.js';
 import * as m0017 from './migrations/0017-log-index-quota.js';
+import * as m0018 from './migrations/0018-discord-stripe.js';
+import * as m0019 from './migrations/0019-two-factor.js';
 import type { MigrationFn } from './migrations/column-types.js';
 
 /** Append-only: add new migrations at the end with the next number; never edit a released one. */
@@ -38,6 +40,8 @@ const MIGRATIONS: Array<[string, { up: MigrationFn }]> = [
   ['0015-log-outbox', m0015],
   ['0016-log-partitions', m0016],
   ['0017-log-index-quota', m0017],
+  ['0018-discord-stripe', m0018],
+  ['0019-two-factor', m0019],
 ];
 
 class CodeProvider implements MigrationProvider {

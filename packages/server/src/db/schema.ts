@@ -29,6 +29,8 @@ export interface UsersTable {
   linux_do_id: Def<string>;
   /** Migration 0009. */
   oidc_id: Def<string>;
+  /** Migration 0018: the Discord user id. */
+  discord_id: Def<string>;
   access_token: Def<string | null>;
   quota: Def<number>;
   used_quota: Def<number>;
@@ -219,6 +221,10 @@ export interface TopUpsTable {
   quota: Def<number>;
   payment_method: Def<string>;
   complete_time: Def<number>;
+  /** Migration 0018: the payment service's id for the order (Stripe: the Checkout Session id). */
+  gateway_ref: Def<string>;
+  /** Migration 0018: a refund or dispute the payment service reported. */
+  note: Def<string>;
 }
 
 export interface QuotaDataTable {
@@ -333,6 +339,27 @@ export interface LogOutboxShippedTable {
   shipped_at: number;
 }
 
+/** Migration 0019: TOTP two-factor, one row per user who started enrolment. */
+export interface TwoFactorTable {
+  user_id: number;
+  /** Sealed (crypto/secret-box.ts, purpose `two_factor.secret`). */
+  secret: string;
+  /** 0 while the enrolment awaits its confirming code. */
+  enabled: Flag;
+  /** The last TOTP time step accepted: a code of that step or an earlier one is refused. */
+  last_step: Def<number>;
+  created_at: Def<number>;
+  enabled_at: Def<number>;
+}
+
+/** Migration 0019: a backup code's sha256 (hex); `used_at` 0 until it is spent. */
+export interface TwoFactorBackupCodesTable {
+  id: Id;
+  user_id: number;
+  code_hash: string;
+  used_at: Def<number>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -355,6 +382,8 @@ export interface Database {
   audit_logs: AuditLogsTable;
   log_outbox: LogOutboxTable;
   log_outbox_shipped: LogOutboxShippedTable;
+  two_factor: TwoFactorTable;
+  two_factor_backup_codes: TwoFactorBackupCodesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

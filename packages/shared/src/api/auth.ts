@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { resource } from './contract.js';
 import { apiEmpty, apiResponse } from './envelope.js';
 import { username } from './fields.js';
+import { twoFactorChallenge } from './two-factor-challenge.js';
 import { sessionUser } from './users.js';
 
 /** Sign-in and sign-up forms are a few short fields: anything larger is not worth reading unauthenticated. */
@@ -27,12 +28,15 @@ export const registerBody = z.object({
 /** Login takes a username or an email; NFKC so a name typed in full-width finds the stored spelling. */
 export const loginBody = z.object({ username: z.string().default('').transform((s) => s.normalize('NFKC')), password: z.string().default('') });
 export const loginResult = sessionUser.extend({ default_password: z.boolean() });
+/** A sign-in's answer: the session user, or (an account with a second factor) the challenge to finish it. */
+export const loginAnswer = z.union([loginResult, twoFactorChallenge]);
 export const emailQuery = turnstileQuery.extend({ email: z.string().default('') });
 export const resetBody = z.object({ email: z.string().default(''), token: z.string().default('') });
 
 export type RegisterBody = z.input<typeof registerBody>;
 export type LoginBody = z.input<typeof loginBody>;
 export type LoginResult = z.infer<typeof loginResult>;
+export type LoginAnswer = z.infer<typeof loginAnswer>;
 
 export const authRoutes = resource('sessions', {
   'POST /api/user/register': { auth: 'public', summary: 'Sign up with a password', querystring: turnstileQuery, body: registerBody, response: apiEmpty, bodyLimit: FORM_BODY_LIMIT },
@@ -41,7 +45,7 @@ export const authRoutes = resource('sessions', {
     summary: 'Sign in: sets the session cookie; later calls send `New-Api-User: <id>`',
     querystring: turnstileQuery,
     body: loginBody,
-    response: apiResponse(loginResult),
+    response: apiResponse(loginAnswer),
     bodyLimit: FORM_BODY_LIMIT,
   },
   'GET /api/user/logout': { auth: 'public', summary: 'Sign out (ends the session)', response: apiEmpty },

@@ -22,6 +22,7 @@ import { statusRoutes } from './status.js';
 import { mjRoutes, sunoRoutes, taskRoutes } from './tasks.js';
 import { tokenRoutes } from './tokens.js';
 import { topUpRoutes } from './topups.js';
+import { twoFactorRoutes } from './two-factor.js';
 import { userRoutes } from './users.js';
 
 export * from './audit.js';
@@ -43,6 +44,7 @@ export * from './status.js';
 export * from './tasks.js';
 export * from './tokens.js';
 export * from './topups.js';
+export * from './two-factor.js';
 export * from './users.js';
 
 /** Every route of the server, by `"METHOD /path"`. */
@@ -50,6 +52,7 @@ export const apiRoutes = {
   ...statusRoutes,
   ...authRoutes,
   ...userRoutes,
+  ...twoFactorRoutes,
   ...oauthRoutes,
   ...tokenRoutes,
   ...channelRoutes,

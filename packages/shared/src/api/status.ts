@@ -24,6 +24,9 @@ export const siteStatus = z
     /** Generic OpenID Connect sign-in (OIDCEnabled, OIDCClientId). */
     oidc_enabled: z.boolean(),
     oidc_client_id: z.string(),
+    /** Discord sign-in (DiscordOAuthEnabled, DiscordClientId). */
+    discord_oauth: z.boolean(),
+    discord_client_id: z.string(),
     wechat_qrcode: z.string(),
     wechat_login: z.boolean(),
     turnstile_check: z.boolean(),
@@ -32,6 +35,12 @@ export const siteStatus = z
     min_topup: z.number(),
     top_up_link: z.string(),
     enable_online_topup: z.boolean(),
+    /** Stripe Checkout top-up: on, price per display unit, currency, minimum and the offered amounts. */
+    enable_stripe_topup: z.boolean(),
+    stripe_unit_price: z.number(),
+    stripe_currency: z.string(),
+    stripe_min_topup: z.number(),
+    stripe_amount_options: z.array(z.number()),
     quota_per_unit: z.number(),
     display_in_currency: z.boolean(),
     /** DisplayTokenStatEnabled: show token totals in the usage log. */

@@ -4,7 +4,7 @@ import { apiResponse, paged } from './envelope.js';
 import { pageQuery, queryText } from './fields.js';
 
 /** The states of an online top-up order (`top_ups.status`, the reference's strings). */
-export const TopUpStatus = { Pending: 'pending', Success: 'success' } as const;
+export const TopUpStatus = { Pending: 'pending', Success: 'success', Refunded: 'refunded', Disputed: 'disputed' } as const;
 export type TopUpStatusValue = (typeof TopUpStatus)[keyof typeof TopUpStatus];
 
 /**
@@ -21,12 +21,14 @@ export const topUpOrder = z
     quota: z.number().int(),
     money: z.number(),
     trade_no: z.string(),
-    /** The gateway's payment type: alipay, wxpay. */
+    /** The gateway's payment type: alipay, wxpay, stripe. */
     payment_method: z.string(),
     create_time: z.number().int(),
     /** Unix seconds of the confirmed payment, 0 while pending. */
     complete_time: z.number().int(),
     status: z.string(),
+    /** What the payment service reported after the payment (a refund, a dispute), empty otherwise. */
+    note: z.string(),
   })
   .meta({ id: 'TopUpOrder' });
 export type TopUpOrder = z.infer<typeof topUpOrder>;
@@ -77,6 +79,13 @@ export const epayNotifyParams = z.looseObject({
 });
 const notifyAnswer = z.string().meta({ description: 'Plain text: `success` (acknowledged; repeats change nothing) or `fail`.' });
 
+/** `POST /api/user/stripe/pay`: the amount, as for the Epay order. */
+export const stripePayResponse = z.discriminatedUnion('success', [
+  z.object({ success: z.literal(true), message: z.literal('success'), data: z.object({ url: z.string(), trade_no: z.string() }) }),
+  failureWithText,
+]);
+const stripeWebhookAnswer = z.object({ received: z.boolean() }).meta({ description: 'What Stripe reads: 2xx acknowledges the event; a refused signature is 400.' });
+
 export const topUpOrderQuery = pageQuery.extend({ keyword: queryText, status: queryText });
 
 export const topUpRoutes = resource('topups', {
@@ -104,6 +113,26 @@ export const topUpRoutes = resource('topups', {
     consumes: ['application/x-www-form-urlencoded'],
     body: epayNotifyParams,
     response: notifyAnswer,
+  },
+  'POST /api/user/stripe/amount': {
+    auth: 'user',
+    summary: 'What a Stripe top-up of `amount` costs (StripeUnitPrice × the group’s top-up ratio), 2 decimals',
+    body: topUpAmountBody,
+    response: topUpAmountResponse,
+  },
+  'POST /api/user/stripe/pay': {
+    auth: 'user',
+    summary: 'Create a pending Stripe order and its Checkout Session; answers the hosted page URL',
+    body: topUpAmountBody,
+    response: stripePayResponse,
+  },
+  'POST /api/stripe/webhook': {
+    auth: 'public',
+    summary: 'Stripe webhook events (signed with the endpoint secret): a paid Checkout Session credits its order once; refunds and disputes are recorded',
+    consumes: ['application/json'],
+    body: z.unknown(),
+    response: stripeWebhookAnswer,
+    responses: { 400: stripeWebhookAnswer },
   },
   'GET /api/topup/self': {
     auth: 'user',

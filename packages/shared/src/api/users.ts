@@ -36,6 +36,8 @@ export const user = z
     linux_do_id: z.string(),
     /** The OIDC provider's user id (the configured claim); ModelGate's, not the reference's. */
     oidc_id: z.string(),
+    /** The Discord user id (a snowflake). */
+    discord_id: z.string(),
     quota: z.number().int(),
     used_quota: z.number().int(),
     request_count: z.number().int(),

@@ -13,7 +13,9 @@ interface Grant {
 }
 
 const AUTHORIZE_PATHS = new Set(['/login/oauth/authorize', '/oauth2/authorize', '/authorize']);
-const TOKEN_PATHS = new Set(['/login/oauth/access_token', '/oauth2/token', '/token']);
+const TOKEN_PATHS = new Set(['/login/oauth/access_token', '/oauth2/token', '/token', '/api/oauth2/token']);
+const DISCORD_TOKEN = '/api/oauth2/token';
+const DISCORD_ME = '/api/users/@me';
 const CODE_TTL_MS = 10 * 60_000;
 
 
@@ -46,9 +48,10 @@ function bearer(req: IncomingMessage): string {
 
 /**
  * A loopback OAuth 2.0 / OpenID Connect provider that auto-approves one configurable identity.
- * It answers the three shapes ModelGate signs in with: GitHub (`/login/oauth/authorize`,
+ * It answers the four shapes ModelGate signs in with: GitHub (`/login/oauth/authorize`,
  * `/login/oauth/access_token`, `GET /user`), LinuxDO Connect (`/oauth2/authorize`, `/oauth2/token`,
- * `GET /api/user`) and generic OIDC (discovery, `/authorize`, `/token` with an RS256 `id_token`,
+ * `GET /api/user`), Discord (`/oauth2/authorize`, a form POST to `/api/oauth2/token`,
+ * `GET /api/users/@me`) and generic OIDC (discovery, `/authorize`, `/token` with an RS256 `id_token`,
  * `/userinfo`, `/jwks`). The token endpoints check the client id and secret, the code (single use,
  * 10 minutes), the redirect URI and the PKCE verifier, and answer errors in each protocol's shape.
  */
@@ -90,6 +93,10 @@ export async function startFakeOAuth(opts: FakeOAuthOptions = {}): Promise<FakeO
     // GitHub answers errors with HTTP 200 and an `error` field; the others with 400/401.
     const fail = (status: number, error: string, description: string) =>
       json(res, github ? 200 : status, { error, error_description: description });
+    // Discord's token endpoint takes only a form (its docs: application/x-www-form-urlencoded).
+    if (path === DISCORD_TOKEN && !String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+      return fail(400, 'invalid_request', 'the body must be application/x-www-form-urlencoded');
+    }
     const client = clientCredentials(req, fields);
     if (client.id !== clientId || !same(client.secret, clientSecret)) return fail(401, 'invalid_client', 'The client_id and/or client_secret passed are incorrect.');
     if (!github && fields.grant_type !== 'authorization_code') return fail(400, 'unsupported_grant_type', 'grant_type must be authorization_code');
@@ -121,7 +128,14 @@ export async function startFakeOAuth(opts: FakeOAuthOptions = {}): Promise<FakeO
 
   const profile = (req: IncomingMessage, res: ServerResponse, path: string): void => {
     const who = tokens.get(bearer(req));
-    if (!who) return json(res, 401, path === '/user' ? { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' } : { error: 'invalid_token' });
+    if (!who) {
+      if (path === DISCORD_ME) return json(res, 401, { message: '401: Unauthorized', code: 0 });
+      return json(res, 401, path === '/user' ? { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' } : { error: 'invalid_token' });
+    }
+    if (path === DISCORD_ME) {
+      // Discord's user object: the id is a snowflake string; `global_name` is the display name.
+      return json(res, 200, { id: String(who.id), username: who.login, global_name: who.name ?? null, discriminator: '0', avatar: null, email: who.email ?? null, verified: who.email ? (who.emailVerified ?? true) : false, locale: 'en-US', mfa_enabled: false });
+    }
     if (path === '/user') return json(res, 200, { id: Number(who.id), login: who.login, name: who.name ?? null, email: who.email ?? null, type: 'User' });
     if (path === '/api/user') {
       return json(res, 200, { id: Number(who.id), username: who.login, name: who.name ?? '', email: who.email ?? '', active: true, trust_level: who.trustLevel ?? 1, silenced: false, avatar_template: '' });
@@ -142,7 +156,7 @@ export async function startFakeOAuth(opts: FakeOAuthOptions = {}): Promise<FakeO
       if (f.status) return json(res, f.status, { error: 'server_error', error_description: 'fake fault' });
     }
     if (req.method === 'POST' && TOKEN_PATHS.has(path)) return token(req, res, path, fields);
-    if (req.method === 'GET' && (path === '/user' || path === '/api/user' || path === '/userinfo')) return profile(req, res, path);
+    if (req.method === 'GET' && (path === '/user' || path === '/api/user' || path === '/userinfo' || path === DISCORD_ME)) return profile(req, res, path);
     if (req.method === 'GET' && path === '/.well-known/openid-configuration') {
       return json(res, 200, {
         issuer: base,

@@ -1,11 +1,13 @@
 /** Who the fake provider signs in: the identity its authorize page approves. */
 export interface FakeIdentity {
-  /** GitHub's numeric id, LinuxDO's numeric id, the OIDC `sub` (as a string). */
+  /** GitHub's numeric id, LinuxDO's numeric id, Discord's snowflake, the OIDC `sub` (as a string). */
   id: number | string;
-  /** GitHub `login`, LinuxDO `username`, OIDC `preferred_username`. */
+  /** GitHub `login`, LinuxDO and Discord `username`, OIDC `preferred_username`. */
   login: string;
   name?: string;
   email?: string;
+  /** Discord's `verified` (the email is confirmed); default true when there is an email. */
+  emailVerified?: boolean;
   /** LinuxDO's trust level (0-4); default 1. */
   trustLevel?: number;
 }

@@ -6,6 +6,8 @@ import { useSession } from './session';
 
 // Rarely shown, and antd's Result illustrations are heavy: fetched only when needed.
 const Forbidden = lazy(async () => ({ default: (await import('../components/forbidden')).Forbidden }));
+// The admin policy's check (TwoFactorRequiredForAdmins): kept out of the sign-in bundle.
+const EnrolmentRedirect = lazy(async () => ({ default: (await import('../features/two-factor/enrolment-redirect')).EnrolmentRedirect }));
 
 /**
  * Layout routes around the screens they guard (`router.tsx`). Spec §2: visitors without a stored
@@ -15,7 +17,14 @@ export function RequireUser() {
   const { user } = useSession();
   const location = useLocation();
   if (!user) return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
-  return <Outlet />;
+  return (
+    <>
+      <Suspense fallback={null}>
+        <EnrolmentRedirect />
+      </Suspense>
+      <Outlet />
+    </>
+  );
 }
 
 export function RequireAdmin() {

@@ -44,6 +44,7 @@ export const routes: RouteObject[] = shellRoutes([
   // Usage by API key (the key is the credential): no route in the spec, so the issue's /usage.
   { path: 'usage', lazy: screen(() => import('../features/usage'), ['usage']) },
   { path: 'login', lazy: screen(() => import('../features/login')) },
+  { path: 'login/2fa', lazy: screen(() => import('../features/two-factor')) },
   { path: 'register', lazy: screen(() => import('../features/register')) },
   { path: 'reset', lazy: screen(() => import('../features/password-reset')) },
   // Reached from the reset e-mail by a signed-out user, so it is public (as in the reference).

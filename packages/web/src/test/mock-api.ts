@@ -110,7 +110,8 @@ function specificFirst(a: string, b: string): number {
 
 /**
  * Answers `/api` like the server for this test: `{ 'GET /api/token/': (call) => ok([...]) }`.
- * `GET /api/status`, the notice and the home page have defaults.
+ * `GET /api/status`, the notice, the home page and the two-factor status (off: the security card on
+ * personal settings and the admin enrolment check read it on every signed-in page) have defaults.
  */
 export function mockApi(handlers: Handlers) {
   calls.length = 0;
@@ -118,6 +119,7 @@ export function mockApi(handlers: Handlers) {
     'GET /api/status': () => ok(DEFAULT_STATUS),
     'GET /api/notice': () => ok(''),
     'GET /api/home_page_content': () => ok(''),
+    'GET /api/user/2fa/status': () => ok({ enabled: false, backup_codes_remaining: 0, enrolment_required: false }),
     ...handlers,
   };
   const keys = (Object.keys(table) as ApiRouteKey[]).sort(specificFirst);

@@ -4,11 +4,12 @@ import { ApiClient, newUser, rootClient, type ApiResult } from '../../test-suppo
 import { testDbKinds } from '../../test-support/test-db.js';
 import { startTestServer, type TestServer } from '../../test-support/test-server.js';
 
-type Provider = 'github' | 'linuxdo' | 'oidc';
-const PROVIDERS: Array<{ type: Provider; column: 'github_id' | 'linux_do_id' | 'oidc_id'; stored: (i: FakeIdentity) => string }> = [
+type Provider = 'github' | 'linuxdo' | 'oidc' | 'discord';
+const PROVIDERS: Array<{ type: Provider; column: 'github_id' | 'linux_do_id' | 'oidc_id' | 'discord_id'; stored: (i: FakeIdentity) => string }> = [
   { type: 'github', column: 'github_id', stored: (i) => i.login },
   { type: 'linuxdo', column: 'linux_do_id', stored: (i) => String(i.id) },
   { type: 'oidc', column: 'oidc_id', stored: (i) => String(i.id) },
+  { type: 'discord', column: 'discord_id', stored: (i) => String(i.id) },
 ];
 
 let counter = 0;
@@ -17,7 +18,7 @@ const person = (tag: string): FakeIdentity => {
   return { id: 5000 + counter, login: `${tag}${counter}`, name: `Person ${tag} ${counter}`, email: `${tag}${counter}@example.com` };
 };
 
-describe.each(testDbKinds())('sign-in through GitHub, LinuxDO and OIDC on %s', (kind) => {
+describe.each(testDbKinds())('sign-in through GitHub, LinuxDO, OIDC and Discord on %s', (kind) => {
   let srv: TestServer;
   let fake: FakeOAuth;
   let root: ApiClient;
@@ -57,6 +58,7 @@ describe.each(testDbKinds())('sign-in through GitHub, LinuxDO and OIDC on %s', (
       GitHubOAuthEndpoint: fake.url, GitHubApiEndpoint: fake.url, GitHubClientId: 'mg-client', GitHubClientSecret: 'mg-secret', GitHubOAuthEnabled: 'true',
       LinuxDOOAuthEndpoint: fake.url, LinuxDOClientId: 'mg-client', LinuxDOClientSecret: 'mg-secret', LinuxDOOAuthEnabled: 'true',
       OIDCWellKnown: fake.discoveryUrl, OIDCClientId: 'mg-client', OIDCClientSecret: 'mg-secret', OIDCEnabled: 'true',
+      DiscordOAuthEndpoint: fake.url, DiscordClientId: 'mg-client', DiscordClientSecret: 'mg-secret', DiscordOAuthEnabled: 'true',
       QuotaForNewUser: '1000', QuotaForInviter: '300', QuotaForInvitee: '200',
     })) await setOption(key, value);
   });

@@ -7,15 +7,15 @@ import { requestLang } from '../../http/errors.js';
 import { rateLimitHook } from '../../http/rate-limit.js';
 import { ok } from '../../http/reply.js';
 import { routeDeclarer } from '../../http/schema.js';
-import { SESSION_COOKIE, sessionCookieOptions } from '../../http/session.js';
 import { outboundAllowList } from '../../net/address-policy.js';
+import { afterFirstFactor } from '../two-factor/sign-in.js';
 import { loginView } from '../users/user-view.js';
 import { OAUTH_COOKIE, OAUTH_STATE_TTL_MS } from './oauth-state.js';
 import { OAuthService } from './oauth.service.js';
 import { TelegramPayloads } from './telegram.js';
 
 /** The part of the application context this file uses. */
-type Deps = Pick<AppContext, 'cluster' | 'codes' | 'config' | 'options' | 'rateLimitStore' | 'sessions' | 'users' | 'usersService'>;
+type Deps = Pick<AppContext, 'cluster' | 'codes' | 'config' | 'options' | 'rateLimitStore' | 'sessions' | 'twoFactor' | 'users' | 'usersService'>;
 
 /** `/api/oauth/*` (spec §7 OAuth); schemas in `@modelgate/shared/api` (oauth.ts). */
 export function oauthRoutes(app: FastifyInstance, ctx: Deps): void {
@@ -46,12 +46,13 @@ export function oauthRoutes(app: FastifyInstance, ctx: Deps): void {
     reply.setCookie(OAUTH_COOKIE, binding, { path: '/api/oauth', httpOnly: true, sameSite: 'lax', secure: https(req), maxAge: OAUTH_STATE_TTL_MS / 1000 });
   };
 
-  /** A new session for the user, like a password sign-in: the session this browser held before ends. */
+  /**
+   * A new session for the user, like a password sign-in (the session this browser held before
+   * ends); with a second factor on, the flow token for it instead (modules/two-factor/sign-in.ts).
+   */
   const startSession = async (req: FastifyRequest, reply: FastifyReply, row: UserRow) => {
-    await ctx.sessions.revokeCookie(req.cookies?.[SESSION_COOKIE]);
-    const cookie = await ctx.sessions.create(row.id, { ip: req.ip, userAgent: req.headers['user-agent'] });
-    reply.setCookie(SESSION_COOKIE, cookie, sessionCookieOptions(https(req)));
-    return ok(loginView(row));
+    const challenge = await afterFirstFactor(ctx, req, reply, row);
+    return challenge ? ok(challenge) : ok(loginView(row));
   };
 
   declare('GET /api/oauth/state', { guards: [critical] }, async (req, reply) => {
@@ -77,6 +78,11 @@ export function oauthRoutes(app: FastifyInstance, ctx: Deps): void {
       return startSession(req, reply, result.login);
     });
   }
+
+  declare('DELETE /api/oauth/bind', { guards: [critical] }, async (req) => {
+    await svc.unbind(caller(req), req.query.type);
+    return ok();
+  });
 
   declare('GET /api/oauth/wechat', { guards: [critical] }, async (req, reply) => startSession(req, reply, await svc.wechatLogin(req.query.code, requestLang(req))));
   declare('GET /api/oauth/wechat/bind', { guards: [critical] }, async (req) => {

@@ -23,6 +23,9 @@ export interface OAuthServiceDeps {
   http: ProviderHttp;
 }
 
+/** Every identity column a user can sign in with. */
+const IDENTITY_COLUMNS: readonly IdentityColumn[] = ['github_id', 'linux_do_id', 'oidc_id', 'wechat_id', 'telegram_id', 'discord_id'];
+
 /** How long one sign-up or bind holds its identity against a concurrent one (a lock, released at the end). */
 const IDENTITY_LOCK_MS = 30_000;
 
@@ -118,6 +121,20 @@ export class OAuthService {
       if (holder && holder.id !== me.id) throw new AppError('OAUTH_ALREADY_BOUND');
       if (!holder) await this.deps.users.update(me.id, { [column]: id });
     });
+  }
+
+  /**
+   * Removes the caller's binding of a redirect-flow provider. Refused when nothing else would let
+   * the person back in: no email to reset the password with and no other identity bound (a user a
+   * provider created never learnt a password).
+   */
+  async unbind(me: AuthUser, type: OAuthProvider): Promise<void> {
+    const column = REDIRECT_PROVIDERS[type].column;
+    const row = me.row;
+    if (!row[column]) return;
+    const others = IDENTITY_COLUMNS.filter((c) => c !== column && row[c]);
+    if (!row.email && others.length === 0) throw new AppError('OAUTH_UNBIND_LAST');
+    await this.deps.users.update(me.id, { [column]: '' });
   }
 
   private async withIdentityLock<T>(column: IdentityColumn, id: string, fn: () => Promise<T>): Promise<T> {

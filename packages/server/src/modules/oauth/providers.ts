@@ -137,4 +137,31 @@ const oidc: RedirectProvider = {
   },
 };
 
-export const REDIRECT_PROVIDERS: Record<OAuthProvider, RedirectProvider> = { github, linuxdo, oidc };
+/**
+ * Discord's OAuth2 authorization code flow (discord.com/developers/docs/topics/oauth2): authorize
+ * at `/oauth2/authorize` with the `identify email` scopes, the code exchanged at `/api/oauth2/token`
+ * (form-encoded, client credentials in the body), the user from `/api/users/@me`. The id is the
+ * user's snowflake; the email only when Discord says it is verified.
+ */
+const discord: RedirectProvider = {
+  enabled: (o) => o.bool('DiscordOAuthEnabled'),
+  column: 'discord_id',
+  prefix: 'discord',
+  fallbackName: 'Discord User',
+  async authorizeUrl(d, state, _data, redirectUri) {
+    const o = d.options;
+    return `${o.str('DiscordOAuthEndpoint')}/oauth2/authorize?${form({ response_type: 'code', client_id: o.str('DiscordClientId'), redirect_uri: redirectUri, scope: 'identify email', state, prompt: 'none' })}`;
+  },
+  async identify(d, code, _data, redirectUri) {
+    const o = d.options;
+    const answer = await providerCall(d.http, `${o.str('DiscordOAuthEndpoint')}/api/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: o.str('DiscordClientId'), client_secret: o.str('DiscordClientSecret') }),
+    });
+    const user = await profile(d, `${o.str('DiscordOAuthEndpoint')}/api/users/@me`, accessToken(answer));
+    return { id: str(user.id), displayName: str(user.global_name) || str(user.username), email: user.verified === true ? str(user.email) : '' };
+  },
+};
+
+export const REDIRECT_PROVIDERS: Record<OAuthProvider, RedirectProvider> = { github, linuxdo, oidc, discord };

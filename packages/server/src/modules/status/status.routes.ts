@@ -7,6 +7,7 @@ import { authGuards } from '../../http/auth.js';
 import { AppError, requestLang } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { routeDeclarer } from '../../http/schema.js';
+import { stripeAmountOptions, stripeEnabled } from '../topups/stripe-checkout.js';
 
 /** The part of the application context this file uses. */
 type Deps = Pick<AppContext, 'config' | 'db' | 'options' | 'sessions' | 'startTime' | 'users' | 'version'>;
@@ -31,6 +32,8 @@ export function buildStatus(ctx: Deps, lang: Lang = 'zh'): SiteStatus {
     telegram_bot_name: o.str('TelegramBotName'),
     oidc_enabled: o.bool('OIDCEnabled'),
     oidc_client_id: o.str('OIDCClientId'),
+    discord_oauth: o.bool('DiscordOAuthEnabled'),
+    discord_client_id: o.str('DiscordClientId'),
     wechat_qrcode: o.str('WeChatAccountQRCodeImageURL'),
     wechat_login: o.bool('WeChatAuthEnabled'),
     turnstile_check: o.bool('TurnstileCheckEnabled'),
@@ -39,6 +42,11 @@ export function buildStatus(ctx: Deps, lang: Lang = 'zh'): SiteStatus {
     min_topup: o.num('MinTopUp'),
     top_up_link: o.str('TopUpLink'),
     enable_online_topup: o.str('PayAddress') !== '' && o.str('EpayId') !== '' && o.str('EpayKey') !== '',
+    enable_stripe_topup: stripeEnabled(o),
+    stripe_unit_price: o.num('StripeUnitPrice'),
+    stripe_currency: (o.str('StripeCurrency') || 'usd').toLowerCase(),
+    stripe_min_topup: o.num('StripeMinTopUp'),
+    stripe_amount_options: stripeAmountOptions(o),
     quota_per_unit: o.num('QuotaPerUnit'),
     display_in_currency: o.bool('DisplayInCurrencyEnabled'),
     display_token_stat: o.bool('DisplayTokenStatEnabled'),

@@ -12,9 +12,11 @@ export interface NewOrder {
   trade_no: string;
   payment_method: string;
   create_time: number;
+  /** The payment service's id for the order, when it has one before the payment (Stripe's Checkout Session). */
+  gateway_ref?: string;
 }
 
-const COLUMNS = ['t.id', 't.user_id', 't.amount', 't.quota', 't.money', 't.trade_no', 't.payment_method', 't.create_time', 't.complete_time', 't.status'] as const;
+const COLUMNS = ['t.id', 't.user_id', 't.amount', 't.quota', 't.money', 't.trade_no', 't.payment_method', 't.create_time', 't.complete_time', 't.status', 't.gateway_ref', 't.note'] as const;
 
 function order(row: Record<string, unknown>): TopUpOrder {
   return {
@@ -29,8 +31,12 @@ function order(row: Record<string, unknown>): TopUpOrder {
     create_time: Number(row.create_time),
     complete_time: Number(row.complete_time),
     status: String(row.status),
+    note: String(row.note ?? ''),
   };
 }
+
+/** An order with the payment service's id for it (not part of the API's order). */
+export type StoredOrder = TopUpOrder & { gateway_ref: string };
 
 /** Online top-up orders (`top_ups`). */
 export class TopUpsRepository {
@@ -52,10 +58,35 @@ export class TopUpsRepository {
   }
 
   async findByTradeNo(tradeNo: string, userId?: number): Promise<TopUpOrder | undefined> {
+    const row = await this.stored(tradeNo, userId);
+    if (!row) return undefined;
+    const { gateway_ref: _ref, ...rest } = row;
+    return rest;
+  }
+
+  /** The order with its gateway reference (payment code only; the API's order leaves it out). */
+  async stored(tradeNo: string, userId?: number): Promise<StoredOrder | undefined> {
     let q = this.base().select([...COLUMNS, 'u.username']).where('t.trade_no', '=', tradeNo);
     if (userId !== undefined) q = q.where('t.user_id', '=', userId);
     const row = await q.executeTakeFirst();
-    return row ? order(row) : undefined;
+    return row ? { ...order(row), gateway_ref: String(row.gateway_ref ?? '') } : undefined;
+  }
+
+  /** Sets the payment service's id of a pending order, once (the order is made before the service answers). */
+  async setGatewayRef(tradeNo: string, ref: string): Promise<void> {
+    await this.handle.db.updateTable('top_ups').set({ gateway_ref: ref }).where('trade_no', '=', tradeNo).where('gateway_ref', '=', '').execute();
+  }
+
+  /**
+   * Records what the payment service reported after (or before) the payment: a note, and a status
+   * when the order's money is gone (a full refund, a dispute). False when the order already says
+   * exactly that (a replayed event), so the caller records it in the audit log once.
+   */
+  async recordAfterPayment(t: Transaction<Database>, tradeNo: string, change: { status?: string; note: string }): Promise<boolean> {
+    let q = t.updateTable('top_ups').set({ note: change.note, ...(change.status ? { status: change.status } : {}) }).where('trade_no', '=', tradeNo);
+    q = change.status ? q.where((eb) => eb.or([eb('note', '!=', change.note), eb('status', '!=', change.status!)])) : q.where('note', '!=', change.note);
+    const r = await q.executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
   }
 
   /**
@@ -72,7 +103,7 @@ export class TopUpsRepository {
     return Number(r.numUpdatedRows) === 1;
   }
 
-  /** Newest first; `keyword` is part of a trade number or a username, `status` pending or success. */
+  /** Newest first; `keyword` is part of a trade number or a username, `status` one of TopUpStatus. */
   async search(f: { keyword?: string; status?: string; offset: number; limit: number }): Promise<{ items: TopUpOrder[]; total: number }> {
     let q = this.base();
     const keyword = f.keyword?.trim() ?? '';

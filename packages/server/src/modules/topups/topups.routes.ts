@@ -4,9 +4,10 @@ import { authGuards, caller } from '../../http/auth.js';
 import { AppError, localise } from '../../http/errors.js';
 import { ok, pageParams } from '../../http/reply.js';
 import { routeDeclarer } from '../../http/schema.js';
+import { stripeRoutes } from './stripe.routes.js';
 
 /** The part of the application context this file uses. */
-type Deps = Pick<AppContext, 'sessions' | 'topUps' | 'topUpService' | 'users'>;
+type Deps = Pick<AppContext, 'db' | 'options' | 'sessions' | 'topUps' | 'topUpService' | 'users'>;
 
 /**
  * The reference's answer for these two routes (G10): `message:"success"` on success; a failure
@@ -22,7 +23,7 @@ async function referenceStyle<T extends object>(req: FastifyRequest, fn: () => P
   }
 }
 
-/** `/api/user/amount`, `/api/user/pay`, the Epay notification and the top-up order lists (topups.ts). */
+/** `/api/user/amount`, `/api/user/pay`, the Epay notification, Stripe (stripe.routes.ts) and the top-up order lists (topups.ts). */
 export function topUpsRoutes(app: FastifyInstance, ctx: Deps): void {
   const declare = routeDeclarer(app, authGuards(ctx));
   const svc = ctx.topUpService;
@@ -58,6 +59,8 @@ export function topUpsRoutes(app: FastifyInstance, ctx: Deps): void {
       return svc.notify(req.body, req.log);
     });
   });
+
+  stripeRoutes(app, ctx);
 
   declare('GET /api/topup/self', {}, async (req) => ok(await svc.ownOrder(caller(req).id, req.query.trade_no)));
   declare('GET /api/topup/', {}, async (req) => {

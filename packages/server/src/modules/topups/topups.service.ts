@@ -70,16 +70,21 @@ export class TopUpService {
    */
   quote(group: string, raw: unknown): Quote {
     if (!this.enabled) throw new AppError('TOPUP_ONLINE_DISABLED');
+    return this.quoteAt(group, raw, { price: this.o.num('Price'), min: this.o.num('MinTopUp') });
+  }
+
+  /** A quote at `price` per dollar's worth (Epay's Price, Stripe's StripeUnitPrice) with `min` as MinTopUp. */
+  quoteAt(group: string, raw: unknown, at: { price: number; min: number }): Quote {
     const amount = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
     if (!Number.isSafeInteger(amount) || amount < 1) throw new AppError('TOPUP_AMOUNT_INVALID');
     const { quotaPerUnit, displayInCurrency } = this.display();
-    const min = displayInCurrency ? this.o.num('MinTopUp') : this.o.num('MinTopUp') * quotaPerUnit;
+    const min = displayInCurrency ? at.min : at.min * quotaPerUnit;
     if (amount < min) throw new AppError('TOPUP_AMOUNT_TOO_LOW', 200, String(min));
     const quota = displayInCurrency ? Math.round(amount * quotaPerUnit) : amount;
     if (!Number.isSafeInteger(quota) || quota > QUOTA_MAX) throw new AppError('TOPUP_AMOUNT_TOO_HIGH');
     const ratios = this.o.json<Record<string, unknown>>('TopupGroupRatio', {});
     const ratio = Number(ratios?.[group]) > 0 ? Number(ratios[group]) : 1;
-    const money = Math.round((quota / quotaPerUnit) * this.o.num('Price') * ratio * 100) / 100;
+    const money = Math.round((quota / quotaPerUnit) * at.price * ratio * 100) / 100;
     if (!(money >= 0.01)) throw new AppError('TOPUP_MONEY_TOO_LOW');
     if (!Number.isFinite(money) || money > 1e12) throw new AppError('TOPUP_AMOUNT_TOO_HIGH');
     return { amount, quota, money };
@@ -92,13 +97,7 @@ export class TopUpService {
     if (!server) throw new AppError('OPTION_SERVER_ADDRESS_FIRST');
     const type = epayType(method);
     if (!type) throw new AppError('TOPUP_PAYMENT_METHOD_INVALID');
-    let tradeNo = '';
-    for (let i = 0; !tradeNo; i++) {
-      if (i >= 5) throw new AppError('TOPUP_ORDER_FAILED');
-      const candidate = `USR${user.id}NO${randomAlnum(6)}${nowSec()}`;
-      const inserted = await this.deps.topUps.insert({ user_id: user.id, amount: q.amount, quota: q.quota, money: q.money, trade_no: candidate, payment_method: type, create_time: nowSec() });
-      if (inserted) tradeNo = candidate;
-    }
+    const tradeNo = await this.newOrder(user.id, q, type);
     const callback = this.o.str('CustomCallbackAddress') || server;
     const fields: Record<string, string> = {
       pid: this.o.str('EpayId'),
@@ -113,6 +112,16 @@ export class TopUpService {
     fields.sign = epaySign(fields, this.o.str('EpayKey'));
     fields.sign_type = 'MD5';
     return { url: `${this.o.str('PayAddress')}/submit.php`, fields };
+  }
+
+  /** Stores a pending order for the quote; answers its new trade number. */
+  async newOrder(userId: number, q: Quote, method: string): Promise<string> {
+    for (let i = 0; i < 5; i++) {
+      const candidate = `USR${userId}NO${randomAlnum(6)}${nowSec()}`;
+      const inserted = await this.deps.topUps.insert({ user_id: userId, amount: q.amount, quota: q.quota, money: q.money, trade_no: candidate, payment_method: method, create_time: nowSec() });
+      if (inserted) return candidate;
+    }
+    throw new AppError('TOPUP_ORDER_FAILED');
   }
 
   ownOrder(userId: number, tradeNo: string | undefined): Promise<TopUpOrder> {
@@ -155,8 +164,12 @@ export class TopUpService {
     return 'success';
   }
 
-  /** Marks the order paid and credits it, in one transaction; false when it already was. */
-  private credit(order: TopUpOrder): Promise<boolean> {
+  /**
+   * Marks the order paid and credits it, in one transaction; false when it was not pending any
+   * more (paid already, or refunded or disputed before the payment's own event came). `paid` is
+   * the amount as the top-up log shows it (Stripe's carries its currency).
+   */
+  credit(order: TopUpOrder, paid = order.money.toFixed(2)): Promise<boolean> {
     const { db, topUps, quotaLedger } = this.deps;
     // Orders from before migration 0007 carry no quota: the reference credited amount × QuotaPerUnit.
     const quota = order.quota > 0 ? order.quota : Math.round(order.amount * this.display().quotaPerUnit);
@@ -165,7 +178,7 @@ export class TopUpService {
         if (!(await topUps.markPaid(t, order.trade_no, nowSec()))) return false;
         const moved = await quotaLedger.move({ kind: 'topup', userId: order.user_id, quota, ref: order.trade_no }, t);
         if (moved !== 'applied') throw new Error(`top-up ${order.trade_no}: the ledger answered ${moved}`);
-        const content = `在线充值成功，充值额度：${quotaLogText(quota, this.display())}，支付金额：${order.money.toFixed(2)}，订单号：${order.trade_no}`;
+        const content = `在线充值成功，充值额度：${quotaLogText(quota, this.display())}，支付金额：${paid}，订单号：${order.trade_no}`;
         await recordLog(db, { userId: order.user_id, username: order.username, type: LogType.Topup, content, quota }, t);
         return true;
       }),

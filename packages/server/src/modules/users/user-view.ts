@@ -20,6 +20,7 @@ export function userView(row: UserRow, opts: { includeSecrets?: boolean } = {}):
     telegram_id: row.telegram_id,
     linux_do_id: row.linux_do_id,
     oidc_id: row.oidc_id ?? '',
+    discord_id: row.discord_id ?? '',
     quota: Number(row.quota),
     used_quota: Number(row.used_quota),
     request_count: Number(row.request_count),

@@ -109,7 +109,7 @@ export class UsersRepository {
   }
 
   /** The user holding an identity at a sign-in provider, cancelled users included (they stay bound). */
-  findByIdentity(column: 'github_id' | 'linux_do_id' | 'oidc_id' | 'wechat_id' | 'telegram_id', value: string): Promise<UserRow | undefined> {
+  findByIdentity(column: 'github_id' | 'linux_do_id' | 'oidc_id' | 'wechat_id' | 'telegram_id' | 'discord_id', value: string): Promise<UserRow | undefined> {
     return this.db.selectFrom('users').selectAll().where(column, '=', value).orderBy('id').executeTakeFirst();
   }
 

@@ -7,11 +7,12 @@ import { rateLimitHook } from '../../http/rate-limit.js';
 import { ok, pageParams } from '../../http/reply.js';
 import { routeDeclarer } from '../../http/schema.js';
 import { turnstileGuard } from '../../http/turnstile.js';
-import { SESSION_COOKIE, sessionCookieOptions } from '../../http/session.js';
+import { SESSION_COOKIE } from '../../http/session.js';
+import { afterFirstFactor } from '../two-factor/sign-in.js';
 import { loginView, userView } from './user-view.js';
 
 /** The part of the application context this file uses. */
-type Deps = Pick<AppContext, 'config' | 'modelsForGroups' | 'options' | 'rateLimitStore' | 'sessions' | 'users' | 'usersService'>;
+type Deps = Pick<AppContext, 'config' | 'modelsForGroups' | 'options' | 'rateLimitStore' | 'sessions' | 'twoFactor' | 'users' | 'usersService'>;
 
 /** `/api/user/*` (spec §7 Users); schemas in `@modelgate/shared/api` (auth.ts, users.ts). */
 export function usersRoutes(app: FastifyInstance, ctx: Deps): void {
@@ -29,11 +30,11 @@ export function usersRoutes(app: FastifyInstance, ctx: Deps): void {
   declare('POST /api/user/login', { guards: [critical, turnstile] }, async (req, reply) => {
     const body = req.body;
     const row = await svc.login(body.username, body.password);
-    // A new session id at every sign-in; the session this browser held before ends.
-    await ctx.sessions.revokeCookie(req.cookies?.[SESSION_COOKIE]);
-    const cookie = await ctx.sessions.create(row.id, { ip: req.ip, userAgent: req.headers['user-agent'] });
-    reply.setCookie(SESSION_COOKIE, cookie, sessionCookieOptions(req.protocol === 'https'));
-    return ok({ ...loginView(row), default_password: svc.isDefaultRootPassword(row, body.password) });
+    const defaultPassword = svc.isDefaultRootPassword(row, body.password);
+    // With a second factor on, the session waits for it (modules/two-factor); else a new session now.
+    const challenge = await afterFirstFactor(ctx, req, reply, row, { defaultPassword });
+    if (challenge) return ok(challenge);
+    return ok({ ...loginView(row), default_password: defaultPassword });
   });
 
   declare('GET /api/user/logout', {}, async (req, reply) => {

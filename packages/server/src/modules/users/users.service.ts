@@ -29,7 +29,7 @@ export interface RegisterInput {
 }
 
 /** The user columns that hold an identity at a sign-in provider. */
-export type IdentityColumn = 'github_id' | 'linux_do_id' | 'oidc_id' | 'wechat_id' | 'telegram_id';
+export type IdentityColumn = 'github_id' | 'linux_do_id' | 'oidc_id' | 'wechat_id' | 'telegram_id' | 'discord_id';
 
 /** How long after signing in a session may change its password without the current one. */
 export const SUDO_WINDOW_SEC = 5 * 60;

@@ -26,7 +26,7 @@ export default function LoginPage() {
   const turnstile = useTurnstile();
   const [form] = Form.useForm<LoginBody>();
   const { status } = useStatus();
-  const otherMethods = !!(status.github_oauth || status.linuxdo_oauth || status.oidc_enabled || status.wechat_login || status.telegram_oauth);
+  const otherMethods = !!(status.github_oauth || status.linuxdo_oauth || status.oidc_enabled || status.discord_oauth || status.wechat_login || status.telegram_oauth);
 
   const expired = params.get('expired') === 'true';
   const aff = params.get('aff');
@@ -37,12 +37,12 @@ export default function LoginPage() {
   const mutation = useMutation({
     mutationFn: (input: LoginBody) => login(input, turnstile.token),
     onSuccess: (user, input) => {
+      const defaultPassword = input.username === DEFAULT_ROOT.username && input.password === DEFAULT_ROOT.password;
+      // Two-factor on: no session yet; the next screen takes the code (features/two-factor).
+      if ('require_2fa' in user) return void navigate('/login/2fa', { state: { flowToken: user.flow_token, defaultPassword } });
       signIn(user);
       showSuccess(t('login.success'));
-      const defaultPassword =
-        user.default_password ||
-        (input.username === DEFAULT_ROOT.username && input.password === DEFAULT_ROOT.password);
-      if (defaultPassword) {
+      if (user.default_password || defaultPassword) {
         modal().error({
           title: t('login.defaultPasswordTitle'),
           content: t('login.defaultPasswordContent'),

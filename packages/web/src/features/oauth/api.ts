@@ -1,4 +1,4 @@
-import type { OAuthProvider, OAuthResult, SessionUser } from '@modelgate/shared/api';
+import type { OAuthProvider, OAuthResult, SessionUser, TwoFactorChallenge } from '@modelgate/shared/api';
 import { browser, call, callEnvelope } from '../../lib/api';
 
 export type { OAuthProvider };
@@ -9,15 +9,20 @@ export async function startOAuth(type: OAuthProvider): Promise<void> {
   browser.redirect(url);
 }
 
-/** The callback: signs in (`SessionUser`) or binds (`"bind"`); a failure toasts and throws. */
-export async function finishOAuth(type: OAuthProvider, query: { code: string; state: string; error?: string; error_description?: string }): Promise<SessionUser | 'bind'> {
+/** The callback: signs in (`SessionUser`, or the second factor's challenge) or binds (`"bind"`); a failure toasts and throws. */
+export async function finishOAuth(type: OAuthProvider, query: { code: string; state: string; error?: string; error_description?: string }): Promise<SessionUser | TwoFactorChallenge | 'bind'> {
   const key = `GET /api/oauth/${type}` as const;
   const envelope = (await callEnvelope(key, { query, silent: true })) as OAuthResult;
   if (!envelope.success) throw new Error(envelope.message);
   return 'data' in envelope ? envelope.data : 'bind';
 }
 
-export function wechatLogin(code: string): Promise<SessionUser> {
+/** Removes the caller's binding of a redirect-flow provider. */
+export function unbindOAuth(type: OAuthProvider): Promise<unknown> {
+  return call('DELETE /api/oauth/bind', { query: { type } });
+}
+
+export function wechatLogin(code: string): Promise<SessionUser | TwoFactorChallenge> {
   return call('GET /api/oauth/wechat', { query: { code } });
 }
 
@@ -33,7 +38,7 @@ export function emailBind(email: string, code: string): Promise<unknown> {
 export type TelegramAuth = Record<string, string | number>;
 const asQuery = (auth: TelegramAuth) => Object.fromEntries(Object.entries(auth).map(([k, v]) => [k, String(v)])) as { id: string; auth_date: string; hash: string };
 
-export function telegramLogin(auth: TelegramAuth): Promise<SessionUser> {
+export function telegramLogin(auth: TelegramAuth): Promise<SessionUser | TwoFactorChallenge> {
   return call('GET /api/oauth/telegram/login', { query: asQuery(auth) });
 }
 

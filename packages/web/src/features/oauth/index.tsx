@@ -6,6 +6,7 @@ import { OAUTH_PROVIDERS } from '@modelgate/shared/api';
 import { useSession } from '../../app/session';
 import { showSuccess } from '../../lib/feedback';
 import { finishOAuth, type OAuthProvider } from './api';
+import { isChallenge } from '../two-factor/api';
 
 const isProvider = (v: string | undefined): v is OAuthProvider => (OAUTH_PROVIDERS as readonly string[]).includes(v ?? '');
 
@@ -47,6 +48,9 @@ export default function OAuthCallbackPage() {
         if (result === 'bind') {
           showSuccess(t('oauth.bound'));
           void navigate('/setting', { replace: true });
+        } else if (isChallenge(result)) {
+          // Two-factor on: the second-step screen asks for the code, then starts the session.
+          void navigate('/login/2fa', { replace: true, state: { flowToken: result.flow_token } });
         } else {
           signIn(result);
           showSuccess(t('login.success'));

@@ -12,6 +12,7 @@ import { DeleteAccountCard } from './components/delete-account-card';
 import { InviteCard } from './components/invite-card';
 import { ModelsCard } from './components/models-card';
 import { PasswordCard } from './components/password-card';
+import { SecurityCard } from '../two-factor/security-card';
 import { OperationTab, OtherTab, SystemTab } from './sections/tabs';
 
 /** Tabs only the super admin sees (spec §6). */
@@ -39,6 +40,9 @@ function PersonalTab() {
       </Col>
       <Col xs={24} xl={12}>
         <Row gutter={[16, 16]}>
+          <Col span={24}>
+            <SecurityCard />
+          </Col>
           <Col span={24}>
             <AccessTokenCard />
           </Col>

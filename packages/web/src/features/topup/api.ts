@@ -14,6 +14,7 @@ export interface OrderQuery {
 export const topUpKeys = {
   self: ['user', 'self'] as const,
   payable: (amount: number) => ['topup', 'payable', amount] as const,
+  stripePayable: (amount: number) => ['topup', 'stripe-payable', amount] as const,
   order: (tradeNo: string) => ['topup', 'order', tradeNo] as const,
   orders: (query: OrderQuery) => ['topup', 'orders', query] as const,
   allOrders: ['topup', 'orders'] as const,
@@ -60,6 +61,20 @@ export function submitToGateway(url: string, fields: Record<string, string>, doc
   }
   doc.body.appendChild(form);
   form.submit();
+}
+
+/** What a Stripe top-up of `amount` costs in the Stripe currency ("15.00"); the error text when refused. */
+export async function fetchStripePayable(amount: number): Promise<string> {
+  const answer = await callEnvelope('POST /api/user/stripe/amount', { body: { amount }, silent: true });
+  if (!answer.success) throw new TopUpError(answer.data ?? answer.message);
+  return answer.data;
+}
+
+/** Creates the order and its Checkout Session; answers Stripe's hosted page. */
+export async function createStripeCheckout(amount: number): Promise<{ url: string; tradeNo: string }> {
+  const answer = await callEnvelope('POST /api/user/stripe/pay', { body: { amount }, silent: true });
+  if (!answer.success) throw new TopUpError(answer.data ?? answer.message ?? i18n.t('common:error.unknown'));
+  return { url: answer.data.url, tradeNo: answer.data.trade_no };
 }
 
 export function fetchOwnOrder(tradeNo: string): Promise<TopUpOrder> {

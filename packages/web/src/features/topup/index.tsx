@@ -3,6 +3,7 @@ import { Col, Row, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useSession } from '../../app/session';
+import { useStatus } from '../../app/status';
 import { isAdmin } from '../../lib/roles';
 import { fetchSelf, topUpKeys } from './api';
 import { BalanceCard } from './components/balance-card';
@@ -10,18 +11,22 @@ import { OnlineCard } from './components/online-card';
 import { OrdersPanel } from './components/orders-panel';
 import { PaymentResult } from './components/payment-result';
 import { RedeemCard } from './components/redeem-card';
+import { StripeCard } from './components/stripe-card';
 import './topup.css';
 
 function Wallet() {
   const self = useQuery({ queryKey: topUpKeys.self, queryFn: fetchSelf });
+  const { status } = useStatus();
   const [params, setParams] = useSearchParams();
-  // The gateway's return_url: the wallet, with the order's fields appended.
-  const tradeNo = params.get('out_trade_no');
+  // The gateway's return_url: the wallet, with the order's fields appended (Epay's `out_trade_no`,
+  // Stripe's success or cancel URL its `trade_no`).
+  const tradeNo = params.get('out_trade_no') ?? params.get('trade_no');
+  const stripeOn = status.enable_stripe_topup === true;
   return (
     <Row gutter={[16, 16]}>
       {tradeNo && (
         <Col span={24}>
-          <PaymentResult tradeNo={tradeNo} onClose={() => setParams({}, { replace: true })} />
+          <PaymentResult tradeNo={tradeNo} cancelled={params.get('stripe') === 'cancel'} onClose={() => setParams({}, { replace: true })} />
         </Col>
       )}
       <Col xs={24} xl={12}>
@@ -35,7 +40,19 @@ function Wallet() {
         </Row>
       </Col>
       <Col xs={24} xl={12}>
-        <OnlineCard />
+        <Row gutter={[16, 16]}>
+          {/* With Stripe on, the Epay card only when Epay is configured too (no "not enabled" beside a working method). */}
+          {(status.enable_online_topup === true || !stripeOn) && (
+            <Col span={24}>
+              <OnlineCard />
+            </Col>
+          )}
+          {stripeOn && (
+            <Col span={24}>
+              <StripeCard />
+            </Col>
+          )}
+        </Row>
       </Col>
     </Row>
   );

@@ -1,9 +1,10 @@
-import { GithubOutlined, KeyOutlined, LoginOutlined, WechatOutlined } from '@ant-design/icons';
+import { DiscordOutlined, GithubOutlined, KeyOutlined, LoginOutlined, WechatOutlined } from '@ant-design/icons';
 import { Button, Divider, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { SessionUser } from '@modelgate/shared/api';
+import type { SessionUser, TwoFactorChallenge } from '@modelgate/shared/api';
+import { isChallenge } from '../../two-factor/api';
 import { useStatus } from '../../../app/status';
 import { useSession } from '../../../app/session';
 import { showSuccess } from '../../../lib/feedback';
@@ -25,13 +26,19 @@ export default function OAuthLoginButtons() {
     { type: 'github', on: status.github_oauth === true, icon: <GithubOutlined /> },
     { type: 'linuxdo', on: status.linuxdo_oauth === true, icon: <LoginOutlined /> },
     { type: 'oidc', on: status.oidc_enabled === true, icon: <KeyOutlined /> },
+    { type: 'discord', on: status.discord_oauth === true, icon: <DiscordOutlined /> },
   ];
   const shown = redirect.filter((r) => r.on);
   const wechat = status.wechat_login === true;
   const telegram = status.telegram_oauth === true && !!status.telegram_bot_name;
   if (!shown.length && !wechat && !telegram) return null;
 
-  const done = (user: SessionUser, to: string) => {
+  const done = (user: SessionUser | TwoFactorChallenge, to: string) => {
+    if (isChallenge(user)) {
+      // Two-factor on: the second-step screen takes the code before any session.
+      void navigate('/login/2fa', { state: { flowToken: user.flow_token } });
+      return;
+    }
     signIn(user);
     showSuccess(t('login.success'));
     void navigate(to);

@@ -1,11 +1,11 @@
-import { GithubOutlined, KeyOutlined, LoginOutlined, MailOutlined, SendOutlined, WechatOutlined } from '@ant-design/icons';
+import { DiscordOutlined, GithubOutlined, KeyOutlined, LoginOutlined, MailOutlined, SendOutlined, WechatOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Modal, Skeleton, Typography } from 'antd';
+import { Button, Card, Modal, Skeleton, Space, Typography } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
-import { showSuccess } from '../../../lib/feedback';
-import { startOAuth, telegramBind, wechatBind, type OAuthProvider } from '../../oauth/api';
+import { modal, showSuccess } from '../../../lib/feedback';
+import { startOAuth, telegramBind, unbindOAuth, wechatBind, type OAuthProvider } from '../../oauth/api';
 import { TelegramWidget } from '../../oauth/components/telegram-widget';
 import { WeChatModal } from '../../oauth/components/wechat-modal';
 import { settingKeys, type SelfUser } from '../api';
@@ -18,6 +18,8 @@ interface Row {
   icon: ReactNode;
   value: string;
   action: () => void;
+  /** Redirect-flow providers can be removed here (the server refuses the account's only way in). */
+  provider?: OAuthProvider;
 }
 
 /** Personal settings' bindings (spec §2): each method the site offers, what is bound, bind or rebind. */
@@ -31,6 +33,19 @@ export function BindingsCard({ user }: { user: SelfUser | undefined }) {
     void queryClient.invalidateQueries({ queryKey: settingKeys.self });
   };
   const redirect = (type: OAuthProvider) => () => void startOAuth(type).catch(() => undefined);
+  const remove = (type: OAuthProvider) =>
+    // The app's modal instance (theme, locale, the console's button settings), not antd's static one.
+    modal().confirm({
+      title: t('bindings.removeTitle', { method: t(`bindings.method.${type}`) }),
+      content: t('bindings.removeBody'),
+      okText: t('bindings.remove'),
+      okButtonProps: { danger: true },
+      onOk: async () => {
+        await unbindOAuth(type);
+        showSuccess(t('bindings.removed'));
+        refresh();
+      },
+    });
 
   if (!user) {
     return (
@@ -40,9 +55,10 @@ export function BindingsCard({ user }: { user: SelfUser | undefined }) {
     );
   }
   const rows: Row[] = [{ key: 'email', icon: <MailOutlined />, value: user.email, action: () => setDialog('email') }];
-  if (status.github_oauth) rows.push({ key: 'github', icon: <GithubOutlined />, value: user.github_id, action: redirect('github') });
-  if (status.linuxdo_oauth) rows.push({ key: 'linuxdo', icon: <LoginOutlined />, value: user.linux_do_id, action: redirect('linuxdo') });
-  if (status.oidc_enabled) rows.push({ key: 'oidc', icon: <KeyOutlined />, value: user.oidc_id, action: redirect('oidc') });
+  if (status.github_oauth) rows.push({ key: 'github', icon: <GithubOutlined />, value: user.github_id, action: redirect('github'), provider: 'github' });
+  if (status.linuxdo_oauth) rows.push({ key: 'linuxdo', icon: <LoginOutlined />, value: user.linux_do_id, action: redirect('linuxdo'), provider: 'linuxdo' });
+  if (status.oidc_enabled) rows.push({ key: 'oidc', icon: <KeyOutlined />, value: user.oidc_id, action: redirect('oidc'), provider: 'oidc' });
+  if (status.discord_oauth) rows.push({ key: 'discord', icon: <DiscordOutlined />, value: user.discord_id, action: redirect('discord'), provider: 'discord' });
   if (status.wechat_login) rows.push({ key: 'wechat', icon: <WechatOutlined />, value: user.wechat_id, action: () => setDialog('wechat') });
   if (status.telegram_oauth && status.telegram_bot_name) rows.push({ key: 'telegram', icon: <SendOutlined />, value: user.telegram_id, action: () => setDialog('telegram') });
 
@@ -60,9 +76,16 @@ export function BindingsCard({ user }: { user: SelfUser | undefined }) {
                 {row.value || t('bindings.none')}
               </Typography.Text>
             </div>
-            <Button size="small" onClick={row.action}>
-              {row.value ? t('bindings.rebind') : t('bindings.bind')}
-            </Button>
+            <Space size={4}>
+              <Button size="small" onClick={row.action}>
+                {row.value ? t('bindings.rebind') : t('bindings.bind')}
+              </Button>
+              {row.provider && row.value && (
+                <Button size="small" danger onClick={() => remove(row.provider!)}>
+                  {t('bindings.remove')}
+                </Button>
+              )}
+            </Space>
           </div>
         ))}
       </div>

@@ -7,6 +7,7 @@ const FIELDS: readonly FieldDef[] = [
   { key: 'PasswordLoginEnabled', kind: 'switch' },
   { key: 'PasswordRegisterEnabled', kind: 'switch' },
   { key: 'RegisterEnabled', kind: 'switch' },
+  { key: 'TwoFactorRequiredForAdmins', kind: 'switch' },
   { key: 'EmailVerificationEnabled', kind: 'switch' },
 ];
 

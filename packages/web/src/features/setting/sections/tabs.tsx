@@ -4,6 +4,7 @@ import { AboutSection } from './about-section';
 import { BrandingSection } from './branding-section';
 import { ChatsSection } from './chats-section';
 import { DashboardSection } from './dashboard-section';
+import { DiscordSection } from './discord-section';
 import { DrawingSection } from './drawing-section';
 import { EmailDomainSection } from './email-domain-section';
 import { FooterSection } from './footer-section';
@@ -23,6 +24,7 @@ import { RatioSection } from './ratio-section';
 import { SensitiveSection } from './sensitive-section';
 import { ServerSection } from './server-section';
 import { SmtpSection } from './smtp-section';
+import { StripeSection } from './stripe-section';
 import { TelegramSection } from './telegram-section';
 import { TurnstileSection } from './turnstile-section';
 import { WeChatSection } from './wechat-section';
@@ -59,12 +61,14 @@ export function SystemTab() {
       <ServerSection />
       <WorkerSection />
       <PaymentSection />
+      <StripeSection />
       <LoginSection />
       <EmailDomainSection />
       <SmtpSection />
       <GitHubSection />
       <LinuxDoSection />
       <OidcSection />
+      <DiscordSection />
       <WeChatSection />
       <TelegramSection />
       <TurnstileSection />

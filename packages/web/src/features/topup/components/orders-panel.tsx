@@ -18,7 +18,7 @@ const formatTime = (seconds: number) => (seconds > 0 ? dayjs.unix(seconds).forma
 /** Every online top-up order (admin): by trade number or username, and status. */
 export function OrdersPanel() {
   const { t } = useTranslation('topup');
-  const { quotaDisplay } = useStatus();
+  const { status, quotaDisplay } = useStatus();
   const [query, setQuery] = useState<OrderQuery>(() => ({ keyword: '', status: '', page: 1, pageSize: getPageSize() }));
   const list = useQuery({ queryKey: topUpKeys.orders(query), queryFn: () => fetchOrders(query), placeholderData: keepPreviousData });
 
@@ -27,14 +27,35 @@ export function OrdersPanel() {
     { title: t('orders.column.tradeNo'), dataIndex: 'trade_no', render: (value: string) => <Typography.Text code copyable>{value}</Typography.Text> },
     { title: t('orders.column.user'), key: 'user', render: (_, order) => order.username || t('orders.userId', { id: order.user_id }) },
     { title: t('orders.column.credit'), dataIndex: 'quota', render: (value: number) => formatQuota(value, quotaDisplay) },
-    { title: t('orders.column.money'), dataIndex: 'money', render: (value: number) => t('online.money', { money: value.toFixed(2) }) },
-    { title: t('orders.column.method'), dataIndex: 'payment_method', render: (value: string) => (value === 'alipay' ? t('online.alipay') : value === 'wxpay' ? t('online.wechat') : value || '-') },
+    {
+      title: t('orders.column.money'),
+      key: 'money',
+      render: (_, order) =>
+        order.payment_method === 'stripe'
+          ? t('stripe.money', { money: order.money.toFixed(2), currency: (status.stripe_currency || 'usd').toUpperCase() })
+          : t('online.money', { money: order.money.toFixed(2) }),
+    },
+    {
+      title: t('orders.column.method'),
+      dataIndex: 'payment_method',
+      render: (value: string) => (value === 'alipay' ? t('online.alipay') : value === 'wxpay' ? t('online.wechat') : value === 'stripe' ? t('stripe.method') : value || '-'),
+    },
     {
       title: t('orders.column.status'),
       dataIndex: 'status',
       render: (value: string) =>
-        value === TopUpStatus.Success ? <Tag color="green">{t('orders.status.success')}</Tag> : value === TopUpStatus.Pending ? <Tag color="gold">{t('orders.status.pending')}</Tag> : <Tag>{value}</Tag>,
+        value === TopUpStatus.Success ? (
+          <Tag color="green">{t('orders.status.success')}</Tag>
+        ) : value === TopUpStatus.Pending ? (
+          <Tag color="gold">{t('orders.status.pending')}</Tag>
+        ) : value === TopUpStatus.Refunded || value === TopUpStatus.Disputed ? (
+          <Tag color="red">{t(`orders.status.${value}`)}</Tag>
+        ) : (
+          <Tag>{value}</Tag>
+        ),
     },
+    // What the payment service reported after the payment (a refund, a dispute): the admin's cue to act.
+    { title: t('orders.column.note'), dataIndex: 'note', render: (value: string) => (value ? <Typography.Text type="danger">{value}</Typography.Text> : '-') },
     { title: t('orders.column.created'), dataIndex: 'create_time', render: formatTime },
     { title: t('orders.column.completed'), dataIndex: 'complete_time', render: formatTime },
   ];
@@ -59,6 +80,8 @@ export function OrdersPanel() {
                 { value: '', label: t('orders.status.all') },
                 { value: TopUpStatus.Pending, label: t('orders.status.pending') },
                 { value: TopUpStatus.Success, label: t('orders.status.success') },
+                { value: TopUpStatus.Refunded, label: t('orders.status.refunded') },
+                { value: TopUpStatus.Disputed, label: t('orders.status.disputed') },
               ]}
             />
           </Form.Item>

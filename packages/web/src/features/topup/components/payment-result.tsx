@@ -16,9 +16,9 @@ const POLL_LIMIT = 15;
  * recorded for that order is shown (never what the query string claims), and the balance refreshed
  * once the payment is confirmed.
  */
-export function PaymentResult({ tradeNo, onClose }: { tradeNo: string; onClose: () => void }) {
+export function PaymentResult({ tradeNo, cancelled = false, onClose }: { tradeNo: string; cancelled?: boolean; onClose: () => void }) {
   const { t } = useTranslation('topup');
-  const { quotaDisplay } = useStatus();
+  const { status, quotaDisplay } = useStatus();
   const queryClient = useQueryClient();
   const order = useQuery({
     queryKey: topUpKeys.order(tradeNo),
@@ -27,6 +27,11 @@ export function PaymentResult({ tradeNo, onClose }: { tradeNo: string; onClose: 
     refetchInterval: (query) => (query.state.data?.status === TopUpStatus.Pending && query.state.dataUpdateCount < POLL_LIMIT ? POLL_MS : false),
   });
   const paid = order.data?.status === TopUpStatus.Success;
+  // Stripe orders are paid in the Stripe currency; Epay's in yuan.
+  const detail = (o: { money: number; payment_method: string }) =>
+    o.payment_method === 'stripe'
+      ? t('result.detailIn', { tradeNo, money: t('stripe.money', { money: o.money.toFixed(2), currency: (status.stripe_currency || 'usd').toUpperCase() }) })
+      : t('result.detail', { tradeNo, money: o.money.toFixed(2) });
 
   useEffect(() => {
     if (paid) void queryClient.invalidateQueries({ queryKey: topUpKeys.self });
@@ -41,18 +46,24 @@ export function PaymentResult({ tradeNo, onClose }: { tradeNo: string; onClose: 
         type="success"
         showIcon
         title={t('result.success', { amount: formatQuota(order.data.quota, quotaDisplay) })}
-        description={t('result.detail', { tradeNo, money: order.data.money.toFixed(2) })}
+        description={detail(order.data)}
         action={close}
         data-testid="payment-result"
       />
     );
+  }
+  if (order.data.status === TopUpStatus.Refunded || order.data.status === TopUpStatus.Disputed) {
+    return <Alert type="warning" showIcon title={t(`result.${order.data.status}`)} description={detail(order.data)} action={close} data-testid="payment-result" />;
+  }
+  if (cancelled && order.data.status === TopUpStatus.Pending) {
+    return <Alert type="info" showIcon title={t('result.cancelled')} description={detail(order.data)} action={close} data-testid="payment-result" />;
   }
   return (
     <Alert
       type="warning"
       showIcon
       title={t('result.pending')}
-      description={t('result.detail', { tradeNo, money: order.data.money.toFixed(2) })}
+      description={detail(order.data)}
       action={close}
       data-testid="payment-result"
     />

@@ -9,6 +9,7 @@ import { formatQuota, USERNAME_MAX_LENGTH } from '@modelgate/shared';
 import { useGroups } from '../../../lib/groups';
 import type { UpdateUserBody } from '@modelgate/shared/api';
 import { fetchUser, updateUser, userKeys } from '../api';
+import { ResetTwoFactor } from '../../two-factor/reset-two-factor';
 
 interface EditUserDrawerProps {
   userId: number | null;
@@ -150,6 +151,7 @@ export function EditUserDrawer({ userId, onClose, onSaved }: EditUserDrawerProps
           {user.data.email && (
             <Typography.Paragraph type="secondary">{t('edit.email', { email: user.data.email })}</Typography.Paragraph>
           )}
+          <ResetTwoFactor userId={user.data.id} />
         </Form>
       )}
     </Drawer>

@@ -1,0 +1,35 @@
+import { Role } from '@modelgate/shared';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../http/errors.js';
+
+/**
+ * What an admin without a second factor may still call while TwoFactorRequiredForAdmins is on:
+ * the personal settings screen's own reads (the account, its models and invite code) and
+ * enrolment, and nothing else: no admin power and no credential (the access token is refused).
+ */
+const ENROLMENT_ROUTES = new Set([
+  'GET /api/user/self',
+  'GET /api/user/self/groups',
+  'GET /api/user/models',
+  'GET /api/user/aff',
+  'GET /api/user/2fa/status',
+  'POST /api/user/2fa/setup',
+  'POST /api/user/2fa/enable',
+]);
+
+/**
+ * The admin policy (docs/security.md#second-factor): a console session of an admin or root without
+ * a second factor is refused every other signed-in route with TWO_FACTOR_ENROLMENT_REQUIRED (HTTP
+ * 403), so the console sends them to enrol. Runs after the route's auth guard (preValidation),
+ * which put the caller on the request; public routes and access tokens are not concerned (an access
+ * token is a credential the admin created deliberately, like an API key).
+ */
+export function installTwoFactorPolicy(app: FastifyInstance, ctx: Pick<AppContext, 'twoFactor'>): void {
+  app.addHook('preHandler', async (req) => {
+    const me = req.authUser;
+    if (!me || me.viaAccessToken || me.role < Role.Admin) return;
+    if (ENROLMENT_ROUTES.has(`${req.method} ${req.routeOptions.url ?? ''}`)) return;
+    if (await ctx.twoFactor.enrolmentRequired(me)) throw new AppError('TWO_FACTOR_ENROLMENT_REQUIRED', 403);
+  });
+}
