@@ -13,6 +13,8 @@
  *   --workers    also a throughput row with WORKERS=BENCH_WORKERS (default 2) against the floor
  *   BENCH_RELAY_DBS=postgres,mysql   also throughput rows on those databases (TEST_PG_URL / TEST_MYSQL_URL)
  *   --soak       also run bench/soak.mjs (10 minutes of mixed traffic; RSS at minute 2 against the end)
+ *   --chaos      also run bench/chaos.mjs (10 minutes, two nodes on PostgreSQL + Redis behind fault proxies,
+ *                a fault schedule, then the money audit and ledger:check; report in bench/results/chaos-<date>.md)
  *   (the sensitive-word row alone: node bench/sensitive-words.mjs)
  *   --no-build   reuse packages/*\/dist
  */
@@ -174,6 +176,11 @@ async function main() {
   if (process.argv.includes('--soak')) {
     const { runSoak } = await import('./soak.mjs');
     await runSoak();
+  }
+  if (process.argv.includes('--chaos')) {
+    const { runChaos } = await import('./chaos.mjs');
+    const chaos = await runChaos();
+    if (!chaos.ok) process.exit(1);
   }
   process.exit(0);
 }

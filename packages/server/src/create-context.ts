@@ -148,7 +148,13 @@ export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: 
     log.warn({ channel: e.channel, until: e.kind === 'eject' ? new Date(e.until).toISOString() : undefined }, e.kind === 'eject' ? `channel #${e.channel} ejected after repeated upstream failures` : `channel #${e.channel} is back: its probe succeeded`);
     ctx.cluster.bus.publish(e.kind === 'eject' ? { t: 'eject', id: e.channel, until: e.until } : { t: 'restore', id: e.channel });
   };
-  ctx.relay.affinity.onError = (err) => log.warn({ err }, 'channel affinity store failed: the request is routed by weight');
+  // Once a minute at most: during a Redis outage every request would log it.
+  let affinityWarnedAt = 0;
+  ctx.relay.affinity.onError = (err) => {
+    if (Date.now() - affinityWarnedAt < 60_000) return;
+    affinityWarnedAt = Date.now();
+    log.warn({ err }, 'channel affinity store failed: requests are routed by weight (logged at most once a minute)');
+  };
   ctx.codes = new VerificationCodes(ctx.cluster.store);
   // Every write reaches the relay's in-memory lookups on every node (this one at once).
   const publish = (m: Invalidation) => ctx.cluster.bus.publish(m);

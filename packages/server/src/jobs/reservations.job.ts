@@ -26,11 +26,15 @@ export function registerLedgerJobs(app: FastifyInstance, ctx: Deps): void {
     const released = await ledger.recover();
     if (released) app.log.warn(`released ${released} reservation(s) left by an unfinished run or an expired lease`);
     // Charges this node spooled during a database outage and had not replayed when it stopped (ledger/outage).
+    // In the background: a long spool must not hold up start-up (each entry is idempotent, so new requests need not wait).
     const outage = ledger.outage;
     if (outage && (await outage.spool.load()) > 0) {
       const before = outage.stats.replayed;
-      if (await outage.replay()) app.log.warn(`replayed ${outage.stats.replayed - before} spooled ledger entr${outage.stats.replayed - before === 1 ? 'y' : 'ies'} left by an earlier run`);
-      else outage.enter(new Error('the spool left by an earlier run could not be replayed'));
+      void outage.replay().then((done) => {
+        const n = outage.stats.replayed - before;
+        if (done) app.log.warn(`replayed ${n} spooled ledger entr${n === 1 ? 'y' : 'ies'} left by an earlier run`);
+        else outage.enter(new Error('the spool left by an earlier run could not be replayed'));
+      });
     }
     const leaseMs = ledger.leaseSec * 1000;
     every(Math.max(500, Math.floor(leaseMs / 3)), 'lease-renewal', () => ledger.renewLeases());

@@ -139,7 +139,8 @@ export async function quotaRefusal(ctx: RelayContext, auth: RelayAuth, lang: Lan
 
 /** The refusal for a balance (user first, then token) that does not cover `need`; an empty token is told apart by quotaRefusal. */
 function shortfall(lang: Lang, b: { user: number; token: number }, need: number | string): RelayError {
-  if (b.user <= 0 || (typeof need === 'number' && b.user < need)) {
+  // An unlimited token (Infinity) never falls short: the user did, even if a later read shows enough (another request took it meanwhile).
+  if (b.user <= 0 || (typeof need === 'number' && b.user < need) || b.token === Infinity) {
     const detail = `user quota: ${Math.max(0, b.user)}, need quota: ${need}`;
     if (b.user <= 0) return localError(lang, 403, 'RELAY_USER_QUOTA_INSUFFICIENT', { type: 'insufficient_user_quota', errorCode: 'insufficient_user_quota', detail });
     return localError(lang, 400, 'RELAY_PRE_CONSUME_FAILED', { errorCode: 'pre_consume_token_quota_failed', detail });

@@ -51,6 +51,7 @@ export class DbOutage {
   private readonly tokenHeld = new Map<number, number>();
   private probing: NodeJS.Timeout | undefined;
   private replaying: Promise<boolean> | undefined;
+  private replayWanted = false;
   private closed = false;
   /** Requests refused and served locally since start (metrics, tests). */
   readonly stats = { outages: 0, localReserves: 0, spooled: 0, replayed: 0, refused: 0 };
@@ -122,24 +123,34 @@ export class DbOutage {
     } else this.enter(new DbUnavailableError('spool replay failed'));
   }
 
-  /** Replays the spool (one replay at a time); true when it is empty afterwards. */
+  /**
+   * Replays the spool, one replay at a time; true when it is empty afterwards. A call while one
+   * runs asks for another pass: entries appended meanwhile (a write that timed out after the
+   * database came back, a probe's recovery) are in a file the running pass has already moved past.
+   */
   replay(): Promise<boolean> {
-    this.replaying ??= this.spool
-      .replay(async (e) => {
-        await this.apply(e);
-        this.stats.replayed += 1;
-      })
-      .then(
-        () => true,
-        (err: unknown) => {
-          this.log.warn({ err }, 'spool replay stopped: the database went away again; it resumes when it is back');
-          return false;
-        },
-      )
-      .finally(() => {
-        this.replaying = undefined;
-      });
+    this.replayWanted = true;
+    this.replaying ??= this.replayPasses().finally(() => {
+      this.replaying = undefined;
+    });
     return this.replaying;
+  }
+
+  private async replayPasses(): Promise<boolean> {
+    try {
+      while (this.replayWanted || (this.spool.size > 0 && !this.active)) {
+        this.replayWanted = false;
+        const applied = await this.spool.replay(async (e) => {
+          await this.apply(e);
+          this.stats.replayed += 1;
+        });
+        if (applied === 0 && !this.replayWanted) break;
+      }
+      return true;
+    } catch (err) {
+      this.log.warn({ err }, 'spool replay stopped: the database went away again; it resumes when it is back');
+      return false;
+    }
   }
 
   /**
@@ -214,10 +225,12 @@ export class DbOutage {
     this.scheduleProbe();
   }
 
+  /** At shutdown: what the spool still holds goes to the database if it answers (else it waits for the next start). */
   async close(): Promise<void> {
     this.closed = true;
     if (this.probing) clearTimeout(this.probing);
     this.probing = undefined;
+    if (!this.active && this.spool.size > 0) await this.replay();
     await this.replaying;
     await this.spool.close();
   }
