@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authGuards, caller } from '../../http/auth.js';
-import { AppError, localise } from '../../http/errors.js';
 import { routeDeclarer } from '../../http/schema.js';
+import { referenceStyle } from './reference-style.js';
 import { StripeCheckout } from './stripe-checkout.js';
 import { StripeWebhook } from './stripe-webhook.js';
 
@@ -10,16 +10,6 @@ import { StripeWebhook } from './stripe-webhook.js';
 type Deps = Pick<AppContext, 'db' | 'options' | 'sessions' | 'topUps' | 'topUpService' | 'users'>;
 
 /** Answered like `/api/user/amount` and `/api/user/pay` (G10): a failure's text in `data` too. */
-async function referenceStyle<T extends object>(req: FastifyRequest, fn: () => Promise<T> | T) {
-  try {
-    return { success: true as const, message: 'success' as const, ...(await fn()) };
-  } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    const text = localise(err, req);
-    return { success: false as const, message: text, data: text };
-  }
-}
-
 /** Stripe Checkout top-up: quote, order + session, and the signed webhook (issue 33). */
 export function stripeRoutes(app: FastifyInstance, ctx: Deps): void {
   const declare = routeDeclarer(app, authGuards(ctx));

@@ -1,27 +1,13 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authGuards, caller } from '../../http/auth.js';
-import { AppError, localise } from '../../http/errors.js';
 import { ok, pageParams } from '../../http/reply.js';
 import { routeDeclarer } from '../../http/schema.js';
+import { referenceStyle } from './reference-style.js';
 import { stripeRoutes } from './stripe.routes.js';
 
 /** The part of the application context this file uses. */
 type Deps = Pick<AppContext, 'db' | 'options' | 'sessions' | 'topUps' | 'topUpService' | 'users'>;
-
-/**
- * The reference's answer for these two routes (G10): `message:"success"` on success; a failure
- * carries its text in `data` as well, which is where the reference console reads it.
- */
-async function referenceStyle<T extends object>(req: FastifyRequest, fn: () => Promise<T> | T) {
-  try {
-    return { success: true as const, message: 'success' as const, ...(await fn()) };
-  } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    const text = localise(err, req);
-    return { success: false as const, message: text, data: text };
-  }
-}
 
 /** `/api/user/amount`, `/api/user/pay`, the Epay notification, Stripe (stripe.routes.ts) and the top-up order lists (topups.ts). */
 export function topUpsRoutes(app: FastifyInstance, ctx: Deps): void {

@@ -2,23 +2,15 @@ import { AlipayCircleOutlined, WechatOutlined } from '@ant-design/icons';
 import { dollarsToQuota, formatQuota } from '@modelgate/shared';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, InputNumber, Space, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useDebounced } from '../../../lib/use-debounced';
 import { useStatus } from '../../../app/status';
 import { showError } from '../../../lib/feedback';
 import { createPayment, fetchPayable, submitToGateway, topUpKeys } from '../api';
 
 /** Spec §9: the preset amounts, in dollars. */
 const PRESETS = [1, 10, 50, 100, 500, 1000];
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
 
 /**
  * Online top-up (spec screen 10): an amount in the site's display unit (whole dollars, or quota

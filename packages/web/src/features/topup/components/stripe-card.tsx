@@ -2,21 +2,13 @@ import { CreditCardOutlined } from '@ant-design/icons';
 import { dollarsToQuota, formatQuota } from '@modelgate/shared';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Button, Card, InputNumber, Space, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useDebounced } from '../../../lib/use-debounced';
 import { useStatus } from '../../../app/status';
 import { browser } from '../../../lib/api';
 import { showError } from '../../../lib/feedback';
 import { createStripeCheckout, fetchStripePayable, topUpKeys } from '../api';
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
 
 /**
  * Card top-up through Stripe Checkout (issue 33): the amounts the administrator offers, any other
