@@ -1,7 +1,7 @@
 import { CompiledQuery, sql } from 'kysely';
 import type { Db } from '../db/client.js';
 import { isDbUnavailable, withDbDeadline } from '../db/db-unavailable.js';
-import { DbOutage, type OutageConfig } from './outage/db-outage.js';
+import { DbOutage, type OutageConfig, type OutageLog } from './outage/db-outage.js';
 import type { SpoolEntry } from './outage/spool.js';
 import { add, get, move, NO_FLOOR, read, run, type Ops } from './batch.js';
 import { LedgerWriter } from './ledger-writer.js';
@@ -73,13 +73,8 @@ export interface SettleResult {
 const num = (v: unknown): number => Number(v ?? 0);
 
 /** `SettleInput.reserved` of a replayed or outage-served request: the database's reservation row, if one exists, says what was held. */
-export const LOOKUP = -1;
+const LOOKUP = -1;
 
-interface OutageLog {
-  warn(o: object, msg: string): void;
-  info(o: object, msg: string): void;
-  error(o: object, msg: string): void;
-}
 
 /** A release learns its rows from the reservation it reads: none declared. */
 const NO_TOUCHES = { users: [], tokens: [] };

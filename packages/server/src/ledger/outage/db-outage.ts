@@ -24,7 +24,7 @@ interface Hold {
   amount: number;
 }
 
-interface Log {
+export interface OutageLog {
   warn(o: object, msg: string): void;
   info(o: object, msg: string): void;
   error(o: object, msg: string): void;
@@ -45,7 +45,6 @@ export type LocalReserve =
 export class DbOutage {
   readonly spool: Spool;
   private activeSince = 0;
-  private reason = '';
   private readonly holds = new Map<string, Hold>();
   private readonly userHeld = new Map<number, number>();
   private readonly tokenHeld = new Map<number, number>();
@@ -53,8 +52,8 @@ export class DbOutage {
   private replaying: Promise<boolean> | undefined;
   private replayWanted = false;
   private closed = false;
-  /** Requests refused and served locally since start (metrics, tests). */
-  readonly stats = { outages: 0, localReserves: 0, spooled: 0, replayed: 0, refused: 0 };
+  /** Entries spooled and replayed since start (tests). */
+  readonly stats = { spooled: 0, replayed: 0 };
 
   /** Set by the relay: the cached balances of a caller (relay/auth-cache.ts). */
   balances: CachedBalances = () => undefined;
@@ -67,7 +66,7 @@ export class DbOutage {
     private readonly probe: () => Promise<unknown>,
     /** Applies one spooled entry to the database (the ledger's replay). */
     private readonly apply: (e: SpoolEntry) => Promise<void>,
-    private readonly log: Log,
+    private readonly log: OutageLog,
   ) {
     this.spool = new Spool(config.spoolDir);
   }
@@ -76,19 +75,13 @@ export class DbOutage {
     return this.activeSince > 0;
   }
 
-  /** What /readyz and the metrics report. */
-  status(): { active: boolean; since: number; reason: string; spooled: number; holds: number; mode: OutageMode } {
-    return { active: this.active, since: this.activeSince, reason: this.reason, spooled: this.spool.size, holds: this.holds.size, mode: this.config.mode };
-  }
-
   /** The database failed a ledger write or a probe: serve (or refuse) locally until it answers again. */
   enter(err: unknown): void {
     if (this.closed) return;
     if (!this.active) {
       this.activeSince = Date.now();
-      this.reason = String((err as { code?: unknown; message?: unknown })?.code ?? (err as Error)?.message ?? err).split('\n')[0]!.slice(0, 200);
-      this.stats.outages += 1;
-      this.log.error({ reason: this.reason, mode: this.config.mode }, `the database is unavailable: ${this.config.mode === 'serve' ? 'serving from caches and spooling charges' : 'refusing new relay requests'}`);
+      const reason = String((err as { code?: unknown; message?: unknown })?.code ?? (err as Error)?.message ?? err).split('\n')[0]!.slice(0, 200);
+      this.log.error({ reason, mode: this.config.mode }, `the database is unavailable: ${this.config.mode === 'serve' ? 'serving from caches and spooling charges' : 'refusing new relay requests'}`);
     }
     this.scheduleProbe();
   }
@@ -116,7 +109,6 @@ export class DbOutage {
     }
     const outageMs = this.active ? Date.now() - this.activeSince : 0;
     this.activeSince = 0;
-    this.reason = '';
     const before = this.stats.replayed;
     if (await this.replay()) {
       this.log.info({ outageMs, replayed: this.stats.replayed - before }, 'the database answers again: spool replayed');
@@ -159,12 +151,10 @@ export class DbOutage {
    */
   reserve(requestId: string, userId: number, tokenId: number, limited: boolean, amount: number, min?: number): LocalReserve {
     if (this.config.mode === 'refuse') {
-      this.stats.refused += 1;
       throw new DbUnavailableError('DB_OUTAGE_MODE=refuse');
     }
     const avail = this.available(userId, tokenId, limited);
     if (!avail) {
-      this.stats.refused += 1;
       throw new DbUnavailableError('the caller is not cached on this node');
     }
     let take = amount;
@@ -176,7 +166,6 @@ export class DbOutage {
       take = left;
     }
     this.hold(requestId, { uid: userId, tid: tokenId, limited, amount: take });
-    this.stats.localReserves += 1;
     return { ok: true, amount: take };
   }
 

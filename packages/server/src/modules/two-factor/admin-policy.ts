@@ -26,10 +26,10 @@ const ENROLMENT_ROUTES = new Set([
  * token is a credential the admin created deliberately, like an API key).
  */
 export function installTwoFactorPolicy(app: FastifyInstance, ctx: Pick<AppContext, 'twoFactor'>): void {
-  app.addHook('preHandler', async (req) => {
+  // A callback hook: every request passes here (the relay's too), and only a signed-in admin's needs a promise.
+  app.addHook('preHandler', (req, _reply, done) => {
     const me = req.authUser;
-    if (!me || me.viaAccessToken || me.role < Role.Admin) return;
-    if (ENROLMENT_ROUTES.has(`${req.method} ${req.routeOptions.url ?? ''}`)) return;
-    if (await ctx.twoFactor.enrolmentRequired(me)) throw new AppError('TWO_FACTOR_ENROLMENT_REQUIRED', 403);
+    if (!me || me.viaAccessToken || me.role < Role.Admin || ENROLMENT_ROUTES.has(`${req.method} ${req.routeOptions.url ?? ''}`)) return done();
+    ctx.twoFactor.enrolmentRequired(me).then((required) => done(required ? new AppError('TWO_FACTOR_ENROLMENT_REQUIRED', 403) : undefined), done);
   });
 }
