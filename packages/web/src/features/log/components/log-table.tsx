@@ -83,11 +83,11 @@ export function LogTable(props: LogTableProps) {
             key: 'user',
             render: (_, entry) =>
               entry.user_id ? (
-                <Button type="link" size="small" className="mg-flush" onClick={() => props.onUser(entry.user_id)}>
+                <Button type="link" size="small" className="mg-flush mg-log-user" onClick={() => props.onUser(entry.user_id)}>
                   {entry.username || entry.user_id}
                 </Button>
               ) : (
-                entry.username
+                <span className="mg-log-user">{entry.username}</span>
               ),
           },
         ] satisfies TableProps<LogEntry>['columns'])
