@@ -26,6 +26,7 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { oauthRoutes } from './modules/oauth/oauth.routes.js';
 import { installTwoFactorPolicy } from './modules/two-factor/admin-policy.js';
 import { twoFactorRoutes } from './modules/two-factor/two-factor.routes.js';
+import { passkeyRoutes } from './modules/passkeys/passkeys.routes.js';
 import { registerLedgerJobs } from './jobs/reservations.job.js';
 import { channelsBulkRoutes } from './modules/channels/channels-bulk.routes.js';
 import { channelOpsRoutes } from './modules/channels/channel-ops.routes.js';
@@ -48,12 +49,15 @@ import { dataRoutes } from './modules/data/data.routes.js';
 import { pricingRoutes } from './modules/pricing/pricing.routes.js';
 import { redemptionsRoutes } from './modules/redemptions/redemptions.routes.js';
 import { topUpsRoutes } from './modules/topups/topups.routes.js';
+import { plansRoutes } from './modules/plans/plans.routes.js';
+import { registerPlanJobs } from './modules/plans/plans.job.js';
 import { relayRoutes } from './relay/relay.routes.js';
 import { mjRoutes } from './relay/mj/mj.routes.js';
 import { sunoRoutes } from './relay/suno/suno.routes.js';
 import { tasksRoutes } from './modules/tasks/tasks.routes.js';
 import { registerTaskPollJobs } from './jobs/tasks-poll.job.js';
 import { playgroundRoutes } from './relay/playground.routes.js';
+import { videoRoutes } from './relay/video/video.routes.js';
 
 
 /** Paths that belong to the API and relay: never answered with the console's index.html. */
@@ -145,6 +149,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   optionsRoutes(app, ctx);
   usersRoutes(app, ctx);
   twoFactorRoutes(app, ctx);
+  passkeyRoutes(app, ctx);
   oauthRoutes(app, ctx);
   emailRoutes(app, ctx);
   tokensRoutes(app, ctx);
@@ -159,12 +164,14 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   pricingRoutes(app, ctx);
   redemptionsRoutes(app, ctx);
   topUpsRoutes(app, ctx);
+  plansRoutes(app, ctx);
   tasksRoutes(app, ctx);
   openApiRoute(app);
   await relayRoutes(app, ctx);
   await mjRoutes(app, ctx);
   await sunoRoutes(app, ctx);
   await playgroundRoutes(app, ctx);
+  await videoRoutes(app, ctx);
   registerLedgerJobs(app, ctx);
   registerChannelMonitorJobs(app, ctx);
   registerSessionJobs(app, ctx);
@@ -174,6 +181,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   registerQuotaDataJobs(app, ctx);
   registerSharedStateJobs(app, ctx);
   registerTaskPollJobs(app, ctx);
+  registerPlanJobs(app, ctx);
   // Registered last, so its onClose runs first (Fastify runs them in reverse order).
   installGracefulClose(app, ctx, inFlight);
 

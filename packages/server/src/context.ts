@@ -20,9 +20,12 @@ import type { TopUpService } from './modules/topups/topups.service.js';
 import type { UsersRepository } from './modules/users/users.repository.js';
 import type { UsersService } from './modules/users/users.service.js';
 import type { TwoFactorService } from './modules/two-factor/two-factor.service.js';
+import type { PasskeyService } from './modules/passkeys/passkeys.service.js';
 import type { VerificationCodes } from './modules/users/verification-codes.js';
 import type { RelayServices } from './relay/relay-services.js';
 import type { QuotaLedger } from './ledger/quota-ledger.js';
+import type { PlansRepository } from './modules/plans/plans.repository.js';
+import type { PlansService } from './modules/plans/plans.service.js';
 import type { ChannelsRepository } from './modules/channels/channels.repository.js';
 import type { ChannelsService } from './modules/channels/channels.service.js';
 import type { SecretBox } from './crypto/secret-box.js';
@@ -49,6 +52,8 @@ export interface AppContext {
   usersService: UsersService;
   /** TOTP two-factor sign-in and the admin policy (modules/two-factor). */
   twoFactor: TwoFactorService;
+  /** Passkeys (WebAuthn): registration, username-less sign-in, second factor (modules/passkeys). */
+  passkeys: PasskeyService;
   /** Server-side console sessions (shared database, no in-process cache). */
   sessions: SessionStore;
   tokens: TokensRepository;
@@ -75,6 +80,9 @@ export interface AppContext {
   redemptionsService: RedemptionsService;
   topUps: TopUpsRepository;
   topUpService: TopUpService;
+  /** Plans, subscriptions and window meters (modules/plans; docs/ledger.md "Windows and plans"). */
+  plans: PlansService;
+  plansRepo: PlansRepository;
   /** Distinct enabled models available to any of the given groups (abilities table). */
   modelsForGroups(groups: string[]): Promise<string[]>;
 }

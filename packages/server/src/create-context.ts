@@ -29,10 +29,15 @@ import { UsersService } from './modules/users/users.service.js';
 import { VerificationCodes } from './modules/users/verification-codes.js';
 import { LoginFlows } from './modules/two-factor/login-flow.js';
 import { TwoFactorRepository } from './modules/two-factor/two-factor.repository.js';
+import { PasskeyChallenges } from './modules/passkeys/passkey-challenges.js';
+import { PasskeysRepository } from './modules/passkeys/passkeys.repository.js';
+import { PasskeyService } from './modules/passkeys/passkeys.service.js';
 import { TwoFactorService } from './modules/two-factor/two-factor.service.js';
 import { RelayServices } from './relay/relay-services.js';
 import { outboundAllowList } from './net/address-policy.js';
 import { QuotaLedger } from './ledger/quota-ledger.js';
+import { PlansRepository } from './modules/plans/plans.repository.js';
+import { PlansService } from './modules/plans/plans.service.js';
 import { ChannelsRepository } from './modules/channels/channels.repository.js';
 import { ChannelsService } from './modules/channels/channels.service.js';
 import { ChannelOps } from './modules/channels/channel-ops.service.js';
@@ -183,6 +188,7 @@ export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: 
     tokensService: ctx.tokensService,
     loginThrottle: new LoginThrottle(ctx.cluster.store, config.loginFailures),
   });
+  ctx.passkeys = new PasskeyService({ repo: new PasskeysRepository(db), challenges: new PasskeyChallenges(ctx.cluster.store), users: ctx.users, log });
   ctx.twoFactor = new TwoFactorService({
     repo: new TwoFactorRepository(db),
     secrets,
@@ -191,7 +197,10 @@ export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: 
     sessions: ctx.sessions,
     throttle: new LoginThrottle(ctx.cluster.store, config.loginFailures),
     flows: new LoginFlows(ctx.cluster.store),
+    passkeys: ctx.passkeys,
   });
+  ctx.plansRepo = new PlansRepository(db);
+  ctx.plans = new PlansService({ db, repo: ctx.plansRepo, quotaLedger: ctx.quotaLedger, options: ctx.options, onUserChange: (id) => publish({ t: 'user', id }) });
   ctx.redemptions = new RedemptionsRepository(db);
   ctx.redemptionsService = new RedemptionsService({ db, redemptions: ctx.redemptions, options: ctx.options, quotaLedger: ctx.quotaLedger });
   ctx.topUps = new TopUpsRepository(db);

@@ -35,6 +35,11 @@ export const AUDIT_ACTIONS = [
   'redemption.delete',
   'redemption.delete_invalid',
   'log.delete',
+  'plan.create',
+  'plan.update',
+  'plan.delete',
+  'plan.grant',
+  'plan.revoke',
   'session.revoke',
   // Recorded by the Stripe webhook (no admin route): the payment service refunded or disputed a paid top-up.
   'topup.refund',
@@ -43,7 +48,7 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** What an action acts on; `target_id` is that thing's id (an option's key, a tag's name, …). */
-export const AUDIT_TARGETS = ['option', 'channel', 'channel_tag', 'user', 'redemption', 'log', 'session', 'topup'] as const;
+export const AUDIT_TARGETS = ['option', 'channel', 'channel_tag', 'user', 'redemption', 'log', 'session', 'topup', 'plan'] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 
 /** The families of actions (the part before the dot), for the console's filter. */

@@ -45,6 +45,12 @@ export const ChannelType = {
   VertexAI: 41,
   Mistral: 42,
   DeepSeek: 43,
+  // Video-only upstreams (issue 34), numbered as the reference numbers them.
+  Kling: 50,
+  Jimeng: 51,
+  Vidu: 52,
+  DoubaoVideo: 54,
+  Sora: 55,
 } as const;
 export type ChannelTypeId = (typeof ChannelType)[keyof typeof ChannelType];
 
@@ -82,6 +88,8 @@ export interface ChannelTypeInfo {
   listsModels?: boolean;
   /** The channel setting `thinking_to_content` applies: reasoning folded into `content` as `<think>…</think>`. */
   thinkingToContent?: boolean;
+  /** Its channels make videos (issue 34): `/v1/video/generations` and `/v1/videos` serve their video models. */
+  video?: boolean;
 }
 
 const MJ_MODELS = ['mj_imagine', 'mj_variation', 'mj_reroll', 'mj_blend', 'mj_upscale', 'mj_describe', 'mj_uploads'];
@@ -102,7 +110,7 @@ type Entry = Omit<ChannelTypeInfo, 'id' | 'testable' | 'baseUrlField'> & { testa
 
 /** Every known type; the console offers those of CHANNEL_TYPE_ORDER. */
 const TYPES: Record<number, Entry> = {
-  1: { name: 'OpenAI', color: 'green', baseUrl: 'https://api.openai.com', organization: true, balance: true, listsModels: true },
+  1: { name: 'OpenAI', color: 'green', baseUrl: 'https://api.openai.com', organization: true, balance: true, listsModels: true, video: true },
   2: { name: 'Midjourney Proxy', color: 'geekblue', baseUrl: '', models: MJ_MODELS, testable: false },
   3: { name: 'Azure OpenAI', color: 'cyan', baseUrl: '', baseUrlField: 'azure', other: 'azureVersion', defaultOther: '2023-06-01-preview' },
   4: { name: 'Ollama', color: 'default', baseUrl: 'http://localhost:11434', listsModels: true },
@@ -118,34 +126,42 @@ const TYPES: Record<number, Entry> = {
   14: { name: 'Anthropic Claude', color: 'purple', baseUrl: 'https://api.anthropic.com' },
   15: { name: 'Baidu', color: 'blue', baseUrl: 'https://aip.baidubce.com', keyHint: 'APIKey|SecretKey, or bce-v3/… (Qianfan v2)', keyFormat: 'baidu' },
   16: { name: 'Zhipu ChatGLM', color: 'purple', baseUrl: 'https://open.bigmodel.cn', keyHint: 'id.secret', keyFormat: 'zhipu' },
-  17: { name: 'Alibaba Qwen', color: 'orange', baseUrl: 'https://dashscope.aliyuncs.com', keyHint: 'sk-…', keyFormat: 'dashscope' },
+  17: { name: 'Alibaba Qwen', color: 'orange', baseUrl: 'https://dashscope.aliyuncs.com', keyHint: 'sk-…', keyFormat: 'dashscope', video: true },
   18: { name: 'iFlytek Spark', color: 'blue', baseUrl: 'wss://spark-api.xf-yun.com', other: 'sparkVersion', defaultOther: 'v2.1', keyHint: 'APPID|APISecret|APIKey', keyFormat: 'spark' },
   19: { name: '360', color: 'default', baseUrl: 'https://ai.360.cn' },
   20: { name: 'OpenRouter', color: 'default', baseUrl: 'https://openrouter.ai/api', balance: true },
   21: { name: 'AI Proxy Library', color: 'purple', baseUrl: 'https://api.aiproxy.io', other: 'knowledgeId' },
   22: { name: 'FastGPT', color: 'blue', baseUrl: 'https://fastgpt.run/api/openapi', baseUrlField: 'fastgpt' },
   23: { name: 'Tencent Hunyuan', color: 'cyan', baseUrl: 'https://hunyuan.tencentcloudapi.com', keyHint: 'AppId|SecretId|SecretKey', keyFormat: 'tencent' },
-  24: { name: 'Google Gemini', color: 'orange', baseUrl: 'https://generativelanguage.googleapis.com', listsModels: true },
+  24: { name: 'Google Gemini', color: 'orange', baseUrl: 'https://generativelanguage.googleapis.com', listsModels: true, video: true },
   25: { name: 'Moonshot', color: 'green', baseUrl: 'https://api.moonshot.cn', balance: true },
   26: { name: 'Zhipu GLM-4V', color: 'magenta', baseUrl: 'https://open.bigmodel.cn', keyHint: 'id.secret', keyFormat: 'zhipu' },
   27: { name: 'Perplexity', color: 'default', baseUrl: 'https://api.perplexity.ai' },
   31: { name: '01.AI', color: 'green', baseUrl: 'https://api.lingyiwanwu.com' },
   33: { name: 'AWS Claude', color: 'purple', baseUrl: '', keyHint: 'AK|SK|Region', keyFormat: 'aws' },
   34: { name: 'Cohere', color: 'magenta', baseUrl: 'https://api.cohere.ai' },
-  35: { name: 'MiniMax', color: 'green', baseUrl: 'https://api.minimax.chat' },
+  35: { name: 'MiniMax', color: 'green', baseUrl: 'https://api.minimax.chat', video: true },
   36: { name: 'Suno API', color: 'green', baseUrl: '', baseUrlField: 'suno', models: ['suno_music', 'suno_lyrics'], testable: false },
   37: { name: 'Dify', color: 'cyan', baseUrl: 'https://api.dify.ai', keyHint: 'app-…', keyFormat: 'difyApp' },
   38: { name: 'Jina', color: 'blue', baseUrl: 'https://api.jina.ai' },
   39: { name: 'Cloudflare', color: 'default', baseUrl: 'https://api.cloudflare.com', other: 'accountId', keyHint: 'API token (account id in its field), or AccountId|Token', keyFormat: 'cloudflare' },
   40: { name: 'SiliconCloud', color: 'purple', baseUrl: 'https://api.siliconflow.cn', balance: true },
-  41: { name: 'Vertex AI', color: 'blue', baseUrl: '', baseUrlField: 'none', other: 'vertexRegion', jsonKey: true, keyFormat: 'serviceAccount' },
+  41: { name: 'Vertex AI', color: 'blue', baseUrl: '', baseUrlField: 'none', other: 'vertexRegion', jsonKey: true, keyFormat: 'serviceAccount', video: true },
   42: { name: 'Mistral AI', color: 'blue', baseUrl: 'https://api.mistral.ai' },
   43: { name: 'DeepSeek', color: 'blue', baseUrl: 'https://api.deepseek.com', balance: true, thinkingToContent: true },
+  // Video generation (issue 34): task upstreams the channel test cannot call.
+  50: { name: 'Kling', color: 'lime', baseUrl: 'https://api.klingai.com', keyHint: 'AccessKey|SecretKey', keyFormat: 'akSk', models: ['kling-v1', 'kling-v1-6', 'kling-v2-1', 'kling-v2-master', 'kling-v2-1-master'], testable: false, video: true },
+  51: { name: 'Jimeng', color: 'volcano', baseUrl: 'https://visual.volcengineapi.com', keyHint: 'AccessKeyId|SecretAccessKey', keyFormat: 'akSk', models: ['jimeng_vgfm_t2v_l20', 'jimeng_t2v_v30', 'jimeng_t2v_v30_1080p'], testable: false, video: true },
+  52: { name: 'Vidu', color: 'cyan', baseUrl: 'https://api.vidu.cn', models: ['viduq1', 'vidu2.0'], testable: false, video: true },
+  54: { name: 'Doubao Seedance', color: 'blue', baseUrl: 'https://ark.cn-beijing.volces.com', models: ['doubao-seedance-1-0-pro-250528', 'doubao-seedance-1-0-lite-t2v-250428', 'doubao-seedance-1-0-lite-i2v-250428'], testable: false, video: true },
+  55: { name: 'OpenAI Sora', color: 'green', baseUrl: 'https://api.openai.com', organization: true, models: ['sora-2', 'sora-2-pro'], testable: false, video: true },
 };
 
 /** The console's type list, in the spec §3 order. */
 export const CHANNEL_TYPE_ORDER: readonly number[] = [
   1, 2, 5, 36, 4, 14, 33, 41, 3, 34, 39, 43, 15, 17, 18, 16, 26, 24, 11, 25, 19, 23, 31, 35, 37, 38, 40, 42, 8, 22, 21,
+  // Video generation upstreams (issue 34), after the spec §3 list.
+  55, 50, 54, 52, 51,
 ];
 
 export const CHANNEL_TYPES: ReadonlyMap<number, ChannelTypeInfo> = new Map(
@@ -169,13 +185,16 @@ export function channelTypeColor(type: number): string {
   return CHANNEL_TYPES.get(type)?.color ?? 'default';
 }
 
+/** The channel types whose channels make videos (the video task kind polls their tasks). */
+export const VIDEO_CHANNEL_TYPES: readonly number[] = [...CHANNEL_TYPES.values()].filter((t) => t.video).map((t) => t.id);
+
 /** The spec §4 prefill: a type's fixed list, else the server's list for it (`GET /api/models`). */
 export function modelsForType(type: number, byType: Record<string, string[]> | undefined): string[] {
   const fixed = CHANNEL_TYPES.get(type)?.models;
   return fixed ? [...fixed] : (byType?.[String(type)] ?? []);
 }
 
-export type KeyFormat = 'aws' | 'serviceAccount' | 'cloudflare' | 'zhipu' | 'googleApiKey' | 'baidu' | 'difyApp' | 'dashscope' | 'tencent' | 'spark';
+export type KeyFormat = 'aws' | 'serviceAccount' | 'cloudflare' | 'zhipu' | 'googleApiKey' | 'baidu' | 'difyApp' | 'dashscope' | 'tencent' | 'spark' | 'akSk';
 
 const AWS_REGION = /^[a-z]{2}(-[a-z]+)+-\d+$/;
 
@@ -259,6 +278,14 @@ const KEY_FORMATS: Record<KeyFormat, { expected: string; valid(key: string): boo
   googleApiKey: {
     expected: 'a Google API key, e.g. AIzaSyA1b2C3d4E5f6G7h8I9j0K',
     valid: (key) => /^[\w-]{20,}$/.test(key),
+  },
+  // Kling (the JWT's issuer and HMAC secret) and Jimeng (Volcengine's request signing): an access key pair.
+  akSk: {
+    expected: 'AccessKey|SecretKey, e.g. AKLT4f3e2d1c…|WmpNek1qRTVN…',
+    valid: (key) => {
+      const parts = key.split('|').map((p) => p.trim());
+      return parts.length === 2 && parts.every((p) => /^[\w+/=-]+$/.test(p));
+    },
   },
   // Dify: an app's API key (one key per app), `app-` and the secret.
   difyApp: {

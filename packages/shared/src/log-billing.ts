@@ -5,6 +5,7 @@
  */
 import { perCallQuota, usageQuota, usageTerms, type Price, type Usage, type UsageTerms } from './pricing.js';
 import { quotaToDollars } from './quota.js';
+import { videoQuota } from './video.js';
 
 export interface LogOther {
   model_ratio?: number;
@@ -34,6 +35,8 @@ export interface LogOther {
   shortfall?: number;
   /** The model was missing from ModelRatio and billed at the fallback ratio. */
   ratio_missing?: boolean;
+  /** A video billed per second (issue 34): its length, resolution tier and price per second in dollars. */
+  video?: { seconds: number; resolution: string; usd_per_second: number };
   [key: string]: unknown;
 }
 
@@ -127,6 +130,7 @@ export function usageFromLog(row: LogRowCounts, other: LogOther): Usage {
 
 export type ChargeExplanation =
   | { mode: 'price'; price: number; groupRatio: number; quota: number; dollars: number }
+  | { mode: 'video'; seconds: number; resolution: string; usdPerSecond: number; groupRatio: number; quota: number; dollars: number }
   | {
       mode: 'ratio';
       modelRatio: number;
@@ -145,6 +149,11 @@ export type ChargeExplanation =
 /** How a consume row's charge came about, recomputed with the relay's own formula. */
 export function explainCharge(model: string, row: LogRowCounts, other: LogOther, quotaPerUnit: number): ChargeExplanation {
   const p = priceFromLog(model, other, quotaPerUnit);
+  const v = other.video;
+  if (v && typeof v === 'object' && typeof v.seconds === 'number' && typeof v.usd_per_second === 'number') {
+    const quota = videoQuota({ seconds: v.seconds, resolution: String(v.resolution ?? ''), usdPerSecond: v.usd_per_second, groupRatio: p.groupRatio, quotaPerUnit: p.quotaPerUnit });
+    return { mode: 'video', seconds: v.seconds, resolution: String(v.resolution ?? ''), usdPerSecond: v.usd_per_second, groupRatio: p.groupRatio, quota, dollars: quotaToDollars(quota, quotaPerUnit) };
+  }
   if (p.modelPrice >= 0) {
     const quota = perCallQuota(p);
     return { mode: 'price', price: p.modelPrice, groupRatio: p.groupRatio, quota, dollars: quotaToDollars(quota, quotaPerUnit) };

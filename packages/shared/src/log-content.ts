@@ -5,7 +5,7 @@
  * `splitLogAmounts` finds the amounts (`quotaLogText`: "＄X 额度" or "X 点额度") inside a value.
  */
 export type LogContentKey =
-  | 'price' | 'ratio' | 'fixed' | 'newUser' | 'invitee' | 'inviter' | 'mjRefund' | 'taskRefund' | 'adminAdd' | 'adminSet' | 'topup' | 'redeem';
+  | 'price' | 'ratio' | 'fixed' | 'video' | 'newUser' | 'invitee' | 'inviter' | 'mjRefund' | 'taskRefund' | 'adminAdd' | 'adminSet' | 'topup' | 'redeem';
 
 const PATTERNS: ReadonlyArray<{ key: LogContentKey; re: RegExp; names: readonly string[] }> = [
   // relay/billing/pricing.ts describePrice; the suffix marks a stream that ended without usage.
@@ -13,6 +13,8 @@ const PATTERNS: ReadonlyArray<{ key: LogContentKey; re: RegExp; names: readonly 
   { key: 'ratio', re: /^模型倍率 (\S+)，补全倍率 (\S+)，分组倍率 (\S+?)(（可能是上游超时）)?$/, names: ['model', 'completion', 'group', 'timeout'] },
   // Midjourney and Suno submissions.
   { key: 'fixed', re: /^模型固定价格 (\S+)，操作 (\S+)$/, names: ['price', 'action'] },
+  // Video tasks billed per second (relay/video/video-billing.ts).
+  { key: 'video', re: /^视频生成 (\S+) 秒，分辨率 (\S+)，每秒价格 (\S+)，分组倍率 (\S+)$/, names: ['seconds', 'resolution', 'price', 'group'] },
   // users.service: registration and invitation gifts.
   { key: 'newUser', re: /^新用户注册赠送 (.+)$/, names: ['quota'] },
   { key: 'invitee', re: /^使用邀请码赠送 (.+)$/, names: ['quota'] },

@@ -3,6 +3,9 @@
  * language of the request's Accept-Language (zh unless it asks for en), so the console shows
  * server errors in the language the user picked.
  */
+import { PLAN_MESSAGES } from './plan-messages.js';
+import { VIDEO_MESSAGES } from './video-messages.js';
+
 export const SERVER_MESSAGES = {
   NOT_LOGGED_IN: { zh: '无权进行此操作，未登录且未提供 access token', en: 'No permission for this operation: not logged in and no access token provided' },
   SESSION_USER_MISMATCH: { zh: '无权进行此操作，与登录用户不匹配，请重新登录', en: 'Not logged in or session expired, please log in again' },
@@ -93,6 +96,22 @@ export const SERVER_MESSAGES = {
   TWO_FACTOR_ALREADY_ENABLED: { zh: '已启用两步验证，请先停用后再重新设置', en: 'Two-factor sign-in is already on; turn it off before setting it up again' },
   TWO_FACTOR_SETUP_FIRST: { zh: '请先开始两步验证设置并扫描二维码', en: 'Start the two-factor setup and scan the QR code first' },
   TWO_FACTOR_ENROLMENT_REQUIRED: { zh: '管理员账户必须先启用两步验证，请在个人设置中完成设置', en: 'Admin accounts must turn on two-factor sign-in first: set it up in personal settings' },
+  // Passkeys (docs/security.md#passkeys).
+  PASSKEY_RESPONSE_INVALID: { zh: '通行密钥的应答格式无效', en: 'The passkey answer is malformed' },
+  PASSKEY_CHALLENGE_EXPIRED: { zh: '本次通行密钥验证已过期或已使用，请重试', en: 'This passkey request has expired or was already used; please try again' },
+  PASSKEY_VERIFY_FAILED: { zh: '通行密钥验证失败，请重试', en: 'The passkey could not be verified; please try again' },
+  PASSKEY_COUNTER_INVALID: {
+    zh: '该通行密钥的签名计数器发生回退，可能已被复制，已拒绝登录；请删除该通行密钥后重新注册',
+    en: "This passkey's signature counter went backwards, so it may have been cloned: refused. Remove the passkey and register it again",
+  },
+  PASSKEY_UNKNOWN: { zh: '该通行密钥未在本站注册，或其账户已停用', en: 'This passkey is not registered here, or its account is disabled' },
+  PASSKEY_NOT_FOUND: { zh: '通行密钥不存在', en: 'Passkey not found' },
+  PASSKEY_ALREADY_REGISTERED: { zh: '该通行密钥已经注册过了', en: 'This passkey is already registered' },
+  PASSKEY_LIMIT: { zh: '每个账户最多注册 {max} 个通行密钥，请先删除一个', en: 'An account may register at most {max} passkeys; remove one first' },
+  PASSKEY_SESSION_ONLY: { zh: '通行密钥只能在已登录的控制台会话中管理，不接受 access token', en: 'Passkeys are managed from a signed-in console session; access tokens are not accepted' },
+  PASSKEY_NAME_REQUIRED: { zh: '请输入通行密钥的名称', en: 'Enter a name for the passkey' },
+  PASSKEY_NONE: { zh: '该账户没有通行密钥，请使用身份验证器应用中的验证码', en: 'This account has no passkey; use a code from the authenticator app' },
+  TWO_FACTOR_USE_PASSKEY: { zh: '该账户使用通行密钥作为第二步验证，请使用通行密钥完成登录', en: 'This account uses a passkey as its second factor: finish signing in with the passkey' },
   LOGIN_LOCKED: { zh: '该账户登录失败次数过多，请 {minutes} 分钟后再试', en: 'Too many failed sign-in attempts for this account. Try again in {minutes} min' },
   CSRF_REJECTED: {
     zh: '跨站请求已被拒绝：该请求并非来自本站。请直接在控制台中操作；如部署在反向代理之后，请转发 Host 请求头或设置服务器地址',
@@ -230,7 +249,10 @@ export const SERVER_MESSAGES = {
   TOPUP_PAYMENT_METHOD_INVALID: { zh: '不支持的支付方式', en: 'Unsupported payment method' },
   TOPUP_ORDER_FAILED: { zh: '创建充值订单失败', en: 'Failed to create the top-up order' },
   TOPUP_STRIPE_DISABLED: { zh: '管理员未开启 Stripe 充值！', en: 'Stripe top-up is not enabled by the administrator' },
-  TOPUP_STRIPE_FAILED: { zh: '无法创建 Stripe 支付会话，请稍后再试', en: 'Could not create the Stripe checkout session; try again later' },
+  TOPUP_STRIPE_FAILED: {
+    zh: '无法连接 Stripe 发起支付：该订单已标记为失败，未产生任何扣款，请稍后再试',
+    en: 'Could not reach Stripe to start the payment: the order is marked failed and nothing was charged; try again later',
+  },
   OAUTH_UNBIND_LAST: { zh: '这是该账户唯一的登录方式，请先绑定邮箱或其他登录方式再解绑', en: 'This is the account’s only way to sign in: bind an email or another sign-in method before removing it' },
   TOPUP_ORDER_NOT_FOUND: { zh: '充值订单不存在', en: 'Top-up order does not exist' },
   QUOTA_ALMOST_DEPLETED: { zh: '您的额度即将用尽', en: 'Your quota is almost depleted' },
@@ -267,6 +289,8 @@ export const SERVER_MESSAGES = {
   OPTION_PRICE_TABLES_RESET: { zh: '模型倍率、补全倍率、模型价格和缓存倍率已重置为默认值', en: 'Model ratios, completion ratios, model prices and cache ratios were reset to the defaults' },
   CHANNEL_DISABLED_NOTICE: { zh: '通道「{name}」（#{id}）已被禁用，原因：{reason}', en: 'Channel "{name}" (#{id}) has been disabled: {reason}' },
   CHANNEL_ENABLED_NOTICE: { zh: '通道「{name}」（#{id}）已被启用', en: 'Channel "{name}" (#{id}) has been enabled again' },
+  ...VIDEO_MESSAGES,
+  ...PLAN_MESSAGES,
 } as const satisfies Record<string, { zh: string; en: string }>;
 
 export type ServerMessageCode = keyof typeof SERVER_MESSAGES;

@@ -6,10 +6,12 @@
 import type { ServerMessageCode } from './messages.js';
 import { DEFAULT_CHATS, DEFAULT_USABLE_GROUPS } from './default-data.js';
 import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_CREATE_CACHE_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from './default-ratios.js';
+import { DEFAULT_VIDEO_PRICE } from './video.js';
 
 /** How an option's string value is validated and typed. */
 /** `address`: an http(s) base URL (trailing slashes dropped); `link`: an http(s) link the console opens or frames. */
-export type OptionKind = 'bool' | 'int' | 'float' | 'json' | 'string' | 'address' | 'link' | 'iplist';
+/** `timezone`: an IANA zone name ('' = the server's own zone). */
+export type OptionKind = 'bool' | 'int' | 'float' | 'json' | 'string' | 'address' | 'link' | 'iplist' | 'timezone';
 
 /**
  * Who may read a value: `public` — anyone, through `publicAs` (a `/api/status` field or a public
@@ -19,7 +21,7 @@ export type OptionKind = 'bool' | 'int' | 'float' | 'json' | 'string' | 'address
 export type OptionAccess = 'public' | 'admin' | 'root' | 'secret';
 
 /** What a JSON option must hold: a map of non-negative ratios, a map of names, or a list of chat clients. */
-export type JsonShape = 'ratios' | 'names' | 'chats' | 'any';
+export type JsonShape = 'ratios' | 'names' | 'chats' | 'videoPrices' | 'any';
 
 export interface OptionSpec<K extends OptionKind = OptionKind> {
   kind: K;
@@ -55,6 +57,7 @@ const json = (v: unknown, shape: JsonShape, a: Access = {}) => make('json', JSON
 const address = (a: Access = {}) => make('address', '', a);
 const link = (a: Access = {}) => make('link', '', a);
 const ipList = (a: Access = {}) => make('iplist', '', a);
+const timeZone = (a: Access = {}) => make('timezone', '', a);
 const pub = (publicAs: string): Access => ({ publicAs });
 
 const DEFAULT_GROUP_RATIO = { default: 1, vip: 1, svip: 1 };
@@ -153,6 +156,8 @@ export const OPTION_REGISTRY = {
   // Quotas are divided by it to show money: 0 would divide by zero.
   QuotaPerUnit: float(500000, { ...pub('quota_per_unit'), min: 1 }),
   RetryTimes: int(0, { allowNegative: true }),
+  /** The zone calendar windows (day, week, month) of periodic limits and plans are counted in (docs/ledger.md "Windows and plans"). */
+  TimeZone: timeZone(),
   /**
    * Channel affinity (docs/providers.md "Channel affinity"): a conversation's requests stay on the
    * channel that served it while it is enabled and in the highest available tier; the binding
@@ -207,6 +212,8 @@ export const OPTION_REGISTRY = {
   CacheRatio: json(DEFAULT_CACHE_RATIO, 'ratios'),
   /** A prompt token written to the provider's cache, as a share of the input price, per model (Claude 1.25). */
   CreateCacheRatio: json(DEFAULT_CREATE_CACHE_RATIO, 'ratios'),
+  /** Video generation: USD per second by model and resolution tier (video.ts `VideoPriceTable`). */
+  VideoPrice: json(DEFAULT_VIDEO_PRICE, 'videoPrices'),
   /**
    * Bill a model that has neither a price nor a ratio at the fallback ratio (the reference's 2024
    * behaviour) instead of refusing it; off by default so nothing is billed at a price nobody set.

@@ -5,6 +5,8 @@
 import type { ServerMessageCode } from './messages.js';
 import { OPTION_REGISTRY, isOptionKey, type OptionKey, type OptionSpec } from './option-registry.js';
 import { hasControlOrBidi, QUOTA_MAX } from './validation.js';
+import { videoPriceProblem } from './video.js';
+import { isTimeZone } from './periods.js';
 
 export type OptionCheck = { ok: true; value: string } | { ok: false; code: ServerMessageCode; detail?: string };
 
@@ -45,6 +47,13 @@ function checkJson(key: string, spec: OptionSpec, value: string): OptionCheck | 
   }
   const isMap = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
   if (spec.shape === 'chats') return checkChats(key, parsed);
+  if (spec.shape === 'videoPrices') {
+    const problem = videoPriceProblem(parsed);
+    if (problem !== undefined) return fail('OPTION_VIDEO_PRICE_INVALID', problem ? `${key}.${problem}` : key);
+    const bad = Object.keys(parsed as object).find(hasControlOrBidi);
+    if (bad !== undefined) return fail('TEXT_CONTROL_CHARS', `${key}: ${JSON.stringify(bad)}`);
+    return null;
+  }
   if ((spec.shape === 'names' || spec.shape === 'ratios') && !isMap) return fail('OPTION_NOT_JSON', key);
   if (spec.shape === 'names' || spec.shape === 'ratios') {
     // The keys are group and model names, shown in lists and selects like any other one-line name.
@@ -186,6 +195,10 @@ export function normaliseOption(key: string, raw: unknown, current: (key: Option
       value = entries.join(',');
       break;
     }
+    case 'timezone':
+      value = value.trim();
+      if (value && !isTimeZone(value)) return fail('OPTION_TIME_ZONE_INVALID', key);
+      break;
     case 'string':
       break;
   }

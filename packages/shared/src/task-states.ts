@@ -38,10 +38,11 @@ export function mjActionModel(action: MjAction): string {
 export const TASK_STATUSES = ['SUCCESS', 'NOT_START', 'SUBMITTED', 'IN_PROGRESS', 'FAILURE', 'QUEUED', 'UNKNOWN', ''] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
-export const TASK_ACTIONS = ['MUSIC', 'LYRICS'] as const;
+/** Suno's MUSIC and LYRICS; video tasks are `textGenerate` (prompt only) or `generate` (from reference images), the reference's words. */
+export const TASK_ACTIONS = ['MUSIC', 'LYRICS', 'textGenerate', 'generate'] as const;
 export type TaskAction = (typeof TASK_ACTIONS)[number];
 
-export const TASK_PLATFORMS = ['suno'] as const;
+export const TASK_PLATFORMS = ['suno', 'video'] as const;
 export type TaskPlatform = (typeof TASK_PLATFORMS)[number];
 
 /** Task states after which a task is never polled again. */

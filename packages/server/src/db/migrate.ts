@@ -19,6 +19,8 @@ import * as m0016 from './migrations/0016-log-partitions.js';
 import * as m0017 from './migrations/0017-log-index-quota.js';
 import * as m0018 from './migrations/0018-discord-stripe.js';
 import * as m0019 from './migrations/0019-two-factor.js';
+import * as m0020 from './migrations/0020-passkeys.js';
+import * as m0021 from './migrations/0021-plans-windows.js';
 import type { MigrationFn } from './migrations/column-types.js';
 
 /** Append-only: add new migrations at the end with the next number; never edit a released one. */
@@ -42,6 +44,8 @@ const MIGRATIONS: Array<[string, { up: MigrationFn }]> = [
   ['0017-log-index-quota', m0017],
   ['0018-discord-stripe', m0018],
   ['0019-two-factor', m0019],
+  ['0020-passkeys', m0020],
+  ['0021-plans-windows', m0021],
 ];
 
 class CodeProvider implements MigrationProvider {

@@ -1,12 +1,13 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
+import type { Def, Id } from './schema-columns.js';
+import type { PlansTable, UserPlansTable, WindowChargesTable, WindowCountersTable } from './schema-plans.js';
+
+export type { Def, Id } from './schema-columns.js';
 
 /**
  * Table types. Booleans are stored as 0/1 integers on every dialect so one code path serves SQLite,
  * PostgreSQL and MySQL; timestamps are Unix seconds unless a column says ms.
  */
-type Id = Generated<number>;
-/** A column with a database default: optional on insert. */
-type Def<T> = ColumnType<T, T | undefined, T>;
 type Flag = Def<number>;
 
 export interface UsersTable {
@@ -43,6 +44,8 @@ export interface UsersTable {
   inviter_id: Def<number>;
   /** Relay requests in flight at once (0: no limit). */
   concurrency_limit: Def<number>;
+  /** Migration 0021: caps per window (shared/periods.ts, JSON; '' = none). */
+  period_limits: Def<string>;
   created_at: Def<number>;
   deleted_at: Def<number | null>;
 }
@@ -76,6 +79,8 @@ export interface TokensTable {
   rpm_limit: Def<number>;
   /** Tokens (prompt + completion) per minute (0: no limit). */
   tpm_limit: Def<number>;
+  /** Migration 0021: caps per window (shared/periods.ts, JSON; '' = none). */
+  period_limits: Def<string>;
   used_quota: Def<number>;
   group: Def<string>;
   deleted_at: Def<number | null>;
@@ -258,6 +263,9 @@ export interface ReservationsTable {
   created_at: number;
   node_id: Def<string>;
   lease_until: Def<number>;
+  /** Migration 0021: the subscription paying (0: the wallet) and how many windows the request holds. */
+  paid_by: Def<number>;
+  windows: Def<number>;
 }
 
 /** A request's terminal ledger outcome (migration 0004): state 2 settled, 3 released. */
@@ -270,6 +278,8 @@ export interface LedgerRequestsTable {
   token_taken: Def<number>;
   shortfall: Def<number>;
   created_at: number;
+  /** Migration 0021: the subscription that paid (0: the wallet). */
+  paid_by: Def<number>;
 }
 
 /** Every quota movement that is not a relayed request (migration 0004). */
@@ -360,6 +370,28 @@ export interface TwoFactorBackupCodesTable {
   used_at: Def<number>;
 }
 
+/** Migration 0020: a passkey (WebAuthn credential), one row each; `credential_hash` is unique. */
+export interface PasskeysTable {
+  id: Id;
+  user_id: number;
+  /** sha256 (hex) of `credential_id`: the lookup key. */
+  credential_hash: string;
+  /** base64url, as the browser names the credential. */
+  credential_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  /** The WebAuthn user handle (base64url) the authenticator stores with the credential. */
+  user_handle: Def<string>;
+  /** The last signature counter accepted (0 for authenticators that keep none). */
+  counter: Def<number>;
+  /** Comma-separated transports the browser reported (`internal,hybrid`). */
+  transports: Def<string>;
+  name: Def<string>;
+  backed_up: Flag;
+  created_at: Def<number>;
+  last_used_at: Def<number>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -384,6 +416,11 @@ export interface Database {
   log_outbox_shipped: LogOutboxShippedTable;
   two_factor: TwoFactorTable;
   two_factor_backup_codes: TwoFactorBackupCodesTable;
+  passkeys: PasskeysTable;
+  plans: PlansTable;
+  user_plans: UserPlansTable;
+  window_counters: WindowCountersTable;
+  window_charges: WindowChargesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -392,6 +429,7 @@ export type UserUpdate = Updateable<UsersTable>;
 export type TokenRow = Selectable<TokensTable>;
 export type NewToken = Insertable<TokensTable>;
 export type ChannelRow = Selectable<ChannelsTable>;
+export type { PlanRow, UserPlanRow } from './schema-plans.js';
 export type LogRow = Selectable<LogsTable>;
 export type AuditLogRow = Selectable<AuditLogsTable>;
 export type { ColumnType };

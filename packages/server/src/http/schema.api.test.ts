@@ -90,7 +90,7 @@ describe('response checks (tests only)', () => {
   const good = {
     success: true,
     message: '',
-    data: { id: 1, user_id: 1, key: 'k', status: 1, name: 'n', created_time: 1, accessed_time: 1, expired_time: -1, remain_quota: 0, unlimited_quota: true, model_limits_enabled: false, model_limits: '', allow_ips: '', used_quota: 0, group: '', rpm_limit: 0, tpm_limit: 0 },
+    data: { id: 1, user_id: 1, key: 'k', status: 1, name: 'n', created_time: 1, accessed_time: 1, expired_time: -1, remain_quota: 0, unlimited_quota: true, model_limits_enabled: false, model_limits: '', allow_ips: '', used_quota: 0, group: '', rpm_limit: 0, tpm_limit: 0, period_limits: {} },
   };
 
   it('passes an answer of the declared shape through unchanged', () => {

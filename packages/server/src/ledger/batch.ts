@@ -38,18 +38,20 @@ export interface BalanceMove {
 export type Add = { table: 'tokens' | 'channels'; id: number; charge: number; rt: number };
 
 export type Step =
-  | { kind: 'sql'; q: Bound; get?: boolean }
+  | { kind: 'sql'; q: Bound; get?: boolean; all?: boolean }
   | { kind: 'move'; m: BalanceMove }
   /** The balance, read under the row's lock (`{ quota }` / `{ remain_quota }`; no row when it does not exist). */
   | { kind: 'read'; t: BalanceTable; id: number }
   | { kind: 'add'; a: Add };
-export type StepResult = { affected: number; row?: Record<string, unknown> };
+export type StepResult = { affected: number; row?: Record<string, unknown>; rows?: Record<string, unknown>[] };
 /** A ledger transaction written once as a generator of steps, run sync (SQLite) or async. */
 export type Ops<T> = Generator<Step, T, StepResult>;
 
 export const NO_FLOOR = Number.MIN_SAFE_INTEGER;
 export const run = (q: Bound): Step => ({ kind: 'sql', q });
 export const get = (q: Bound): Step => ({ kind: 'sql', q, get: true });
+/** Every row the query returns (`rows`). */
+export const all = (q: Bound): Step => ({ kind: 'sql', q, all: true });
 export const move = (t: BalanceTable, id: number, take: number, min: number, used = 0, count = 0): Step => ({ kind: 'move', m: { t, id, take, min, used, count } });
 export const read = (t: BalanceTable, id: number): Step => ({ kind: 'read', t, id });
 export const add = (a: Add): Step => ({ kind: 'add', a });
@@ -76,7 +78,7 @@ interface HeldRow {
 }
 
 /** What the driver must do for a step: nothing more (answered from the batch's rows) or run SQL. */
-export type Resolved = { done: StepResult } | { sql: Bound; get: boolean };
+export type Resolved = { done: StepResult } | { sql: Bound; get: boolean; all?: boolean };
 
 /**
  * One batch's balance rows and summed increments. The driver runs `prefetch()`'s reads first (and
@@ -119,7 +121,7 @@ export class BatchRows {
   resolve(step: Step): Resolved {
     switch (step.kind) {
       case 'sql':
-        return { sql: step.q, get: step.get === true };
+        return { sql: step.q, get: step.get === true, all: step.all === true };
       case 'add': {
         const a = step.a;
         const h = a.table === 'tokens' ? this.held.get(`tokens:${a.id}`) : undefined;
@@ -179,7 +181,7 @@ function moveSql(q: Statements, m: BalanceMove): Bound {
  * rows' reads, every operation's statements in order, then the write-back. Yields each statement
  * and takes its result; returns each operation's value.
  */
-export function* batchStatements(rows: BatchRows, batch: readonly BatchItem[]): Generator<{ sql: Bound; get: boolean }, unknown[], StepResult> {
+export function* batchStatements(rows: BatchRows, batch: readonly BatchItem[]): Generator<{ sql: Bound; get: boolean; all?: boolean }, unknown[], StepResult> {
   for (const p of rows.prefetch()) rows.loaded(p.t, p.id, (yield { sql: p.sql, get: true }).row);
   const values: unknown[] = [];
   for (const item of batch) {

@@ -151,7 +151,7 @@ export class LedgerWriter {
     try {
       const it = batchStatements(new BatchRows(this.q, batch), batch);
       let s = it.next();
-      while (!s.done) s = it.next(this.execSync(s.value.sql, s.value.get));
+      while (!s.done) s = it.next(this.execSync(s.value.sql, s.value.get, s.value.all === true));
       const values = s.value;
       tx.commit.run();
       return values;
@@ -161,12 +161,13 @@ export class LedgerWriter {
     }
   }
 
-  private execSync(b: Bound, get: boolean): StepResult {
+  private execSync(b: Bound, get: boolean, all = false): StepResult {
     let stmt = this.prepared.get(b.sql);
     if (!stmt) {
       stmt = this.handle.sqlite!.prepare(b.sql);
       this.prepared.set(b.sql, stmt);
     }
+    if (all) return { affected: 0, rows: stmt.all(...b.parameters) as Record<string, unknown>[] };
     if (get) return { affected: 0, row: stmt.get(...b.parameters) as Record<string, unknown> | undefined };
     return { affected: stmt.run(...b.parameters).changes };
   }
@@ -174,5 +175,5 @@ export class LedgerWriter {
 
 async function execAsync(trx: Transaction<Database>, b: Bound): Promise<StepResult> {
   const r = await trx.executeQuery(CompiledQuery.raw(b.sql, b.parameters));
-  return { affected: affected(r), row: r.rows[0] as Record<string, unknown> | undefined };
+  return { affected: affected(r), row: r.rows[0] as Record<string, unknown> | undefined, rows: r.rows as Record<string, unknown>[] };
 }

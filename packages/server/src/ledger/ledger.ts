@@ -1,13 +1,15 @@
 import { CompiledQuery, sql } from 'kysely';
 import type { Db } from '../db/client.js';
-import { isDbUnavailable, withDbDeadline } from '../db/db-unavailable.js';
+import { DbUnavailableError, isDbUnavailable, withDbDeadline } from '../db/db-unavailable.js';
 import { DbOutage, type OutageConfig, type OutageLog } from './outage/db-outage.js';
 import type { SpoolEntry } from './outage/spool.js';
-import { add, get, move, NO_FLOOR, read, run, type Ops } from './batch.js';
 import { LedgerWriter } from './ledger-writer.js';
-import { buildStatements, RELEASED, SETTLED, type Args, type LogValues, type Statements } from './statements.js';
+import { LOOKUP, releaseOps, reserveOps, settleOps, type ReserveInput, type ReserveResult, type SettleInput, type SettleResult } from './request-ops.js';
+import { buildStatements, type Statements } from './statements.js';
 
 export type { LogValues } from './statements.js';
+export type { ReserveInput, ReserveResult, SettleInput, SettleResult } from './request-ops.js';
+export type { PlanSpec, WindowBlock, WindowSpec } from './window-ops.js';
 
 /**
  * The request side of the money ledger (docs/ledger.md): reserve → settle | release.
@@ -28,53 +30,6 @@ export type { LogValues } from './statements.js';
  * (ledger-writer.ts); a balance that several of them move is read once and decided in memory
  * under the batch's lock (batch.ts), with the same outcome as the conditional writes.
  */
-
-export interface ReserveInput {
-  requestId: string;
-  userId: number;
-  tokenId: number;
-  /** False for unlimited tokens: only the user is debited. */
-  tokenLimited: boolean;
-  amount: number;
-  /** When set, take what remains if the full amount does not fit, as long as it is at least this. */
-  min?: number;
-  now: number;
-}
-
-export type ReserveResult =
-  | { ok: true; amount: number }
-  /** `available`: what the account that fell short could still pay (-1 when not read). */
-  | { ok: false; who: 'user' | 'token'; available: number }
-  /** The request id already has a terminal outcome: nothing was taken. */
-  | { ok: false; who: 'finished'; available: number };
-
-export interface SettleInput {
-  requestId: string;
-  userId: number;
-  tokenId: number;
-  tokenLimited: boolean;
-  /** What reserve() took (0 when nothing was reserved; LOOKUP: whatever reservation the database holds for the request). */
-  reserved: number;
-  /** The actual cost. */
-  charge: number;
-  channelId: number;
-  responseTimeMs: number;
-  /** The consume log row; `quota` and `other` are filled with the amount really charged. */
-  log: ((charged: number, shortfall: number) => LogValues) | null;
-}
-
-export interface SettleResult {
-  /** What the user was charged (≤ charge: a user who cannot cover an overrun is taken to zero). */
-  charged: number;
-  /** True when this request had already been settled: nothing moved. */
-  duplicate: boolean;
-}
-
-const num = (v: unknown): number => Number(v ?? 0);
-
-/** `SettleInput.reserved` of a replayed or outage-served request: the database's reservation row, if one exists, says what was held. */
-const LOOKUP = -1;
-
 
 /** A release learns its rows from the reservation it reads: none declared. */
 const NO_TOUCHES = { users: [], tokens: [] };
@@ -156,9 +111,16 @@ export class Ledger {
   /** Debits the user and (if limited) the token; says who could not cover it. */
   async reserve(r: ReserveInput): Promise<ReserveResult> {
     const o = this.outage;
-    if (o?.active) return o.reserve(r.requestId, r.userId, r.tokenId, r.tokenLimited, r.amount, r.min);
+    if (o?.active) return this.reserveLocal(o, r);
     const result = await this.guarded(() => this.reserveDb(r));
-    return result === AWAY ? o!.reserve(r.requestId, r.userId, r.tokenId, r.tokenLimited, r.amount, r.min) : result;
+    return result === AWAY ? this.reserveLocal(o!, r) : result;
+  }
+
+  /** A reservation while the database is away: windows and plans live in the database, so a request that counts against one is refused (503). */
+  private reserveLocal(o: DbOutage, r: ReserveInput): ReserveResult {
+    if (r.windows?.length || r.plans?.length) throw new DbUnavailableError('periodic limits and plans are counted in the database');
+    const local = o.reserve(r.requestId, r.userId, r.tokenId, r.tokenLimited, r.amount, r.min);
+    return local;
   }
 
   private async reserveDb(r: ReserveInput): Promise<ReserveResult> {
@@ -168,37 +130,9 @@ export class Ledger {
     // Held from before the row commits until it is known open: a sweep in between must not take it for a dead run's.
     this.reserving.add(r.requestId);
     const touches = { users: [r.userId], tokens: r.tokenLimited ? [r.tokenId] : [] };
-    const result = await this.writer.submit(function* (): Ops<ReserveResult> {
-      let amount = r.amount;
-      if (amount > 0) {
-        const userOk = (yield move('users', r.userId, amount, amount)).affected > 0;
-        const tokenOk = userOk && (!r.tokenLimited || (yield move('tokens', r.tokenId, amount, amount)).affected > 0);
-        if (userOk && !tokenOk) yield move('users', r.userId, -amount, NO_FLOOR);
-        if (!tokenOk) {
-          if (r.min === undefined || r.min >= amount) return { ok: false, who: userOk ? 'token' : 'user', available: -1 };
-          // Clamp: read both balances under a lock and take what remains, if that covers `min`.
-          const userAvail = Math.max(0, num((yield read('users', r.userId)).row?.quota));
-          const tokenAvail = r.tokenLimited ? Math.max(0, num((yield read('tokens', r.tokenId)).row?.remain_quota)) : Infinity;
-          const avail = Math.min(userAvail, tokenAvail);
-          if (avail < r.min || avail <= 0) return { ok: false, who: userAvail <= tokenAvail ? 'user' : 'token', available: avail };
-          amount = Math.min(amount, avail);
-          yield move('users', r.userId, amount, amount);
-          if (r.tokenLimited) yield move('tokens', r.tokenId, amount, amount);
-        }
-      }
-      const inserted = yield run(
-        q.insertReservation({ rid: r.requestId, uid: r.userId, tid: r.tokenId, ua: amount, ta: r.tokenLimited ? amount : 0, now: r.now, node, lease }),
-      );
-      if (!inserted.affected) {
-        // Already settled or released: give back what was just taken.
-        if (amount > 0) {
-          yield move('users', r.userId, -amount, NO_FLOOR);
-          if (r.tokenLimited) yield move('tokens', r.tokenId, -amount, NO_FLOOR);
-        }
-        return { ok: false, who: 'finished', available: -1 };
-      }
-      return { ok: true, amount };
-    }, touches).finally(() => this.reserving.delete(r.requestId));
+    const result = await this.writer
+      .submit(() => reserveOps(q, r, node, lease), touches)
+      .finally(() => this.reserving.delete(r.requestId));
     if (result.ok) this.open.add(r.requestId);
     return result;
   }
@@ -240,52 +174,7 @@ export class Ledger {
     const q = this.q;
     const now = Math.floor(Date.now() / 1000);
     const touches = { users: [s.userId], tokens: s.tokenLimited && s.tokenId > 0 ? [s.tokenId] : [] };
-    return this.writer.submit(function* (): Ops<SettleResult> {
-      const tokenTaken0 = s.tokenLimited ? s.charge : 0;
-      const ins = yield run(q.insertRequest({ rid: s.requestId, state: SETTLED, uid: s.userId, tid: s.tokenId, charge: s.charge, tt: tokenTaken0, sf: 0, now }));
-      let held = 0;
-      if (ins.affected) {
-        if (s.reserved === LOOKUP) {
-          const row = (yield get(q.selectReservation({ rid: s.requestId }))).row;
-          if (row && (yield run(q.deleteReservation({ rid: s.requestId }))).affected) held = num(row.user_amount);
-        } else if (s.reserved > 0 && (yield run(q.deleteReservation({ rid: s.requestId }))).affected) held = s.reserved;
-      } else {
-        const row = (yield get(q.selectRequest({ rid: s.requestId }))).row;
-        if (!row || num(row.state) !== RELEASED) return { charged: num(row?.charge), duplicate: true };
-        // Released earlier (its lease ran out): charge afresh, exactly once.
-        if (!(yield run(q.releasedToSettled({ rid: s.requestId, charge: s.charge, tt: tokenTaken0, sf: 0 }))).affected) {
-          return { charged: 0, duplicate: true };
-        }
-      }
-      const delta = s.charge - held;
-      let charged = s.charge;
-      if (!(yield move('users', s.userId, delta, delta > 0 ? delta : NO_FLOOR, s.charge, 1)).affected) {
-        const quota = Math.max(0, num((yield read('users', s.userId)).row?.quota));
-        const take = Math.min(quota, delta);
-        charged = held + take;
-        if (!(yield move('users', s.userId, take, take, charged, 1)).affected) charged = held;
-      }
-      let tokenTaken = 0;
-      if (s.tokenId > 0) {
-        if (s.tokenLimited) {
-          const td = charged - held;
-          tokenTaken = charged;
-          if (!(yield move('tokens', s.tokenId, td, td > 0 ? td : NO_FLOOR, charged)).affected) {
-            // A token's limit is a spending cap, not money: an overrun takes it to zero.
-            const remain = Math.max(0, num((yield read('tokens', s.tokenId)).row?.remain_quota));
-            const take = Math.min(remain, td);
-            tokenTaken = held + take;
-            yield move('tokens', s.tokenId, take, take, charged);
-          }
-        } else yield add({ table: 'tokens', id: s.tokenId, charge: charged, rt: 0 });
-      }
-      if (charged !== s.charge || tokenTaken !== tokenTaken0) {
-        yield run(q.fixRequest({ rid: s.requestId, charge: charged, tt: tokenTaken, sf: s.charge - charged }));
-      }
-      if (s.channelId > 0) yield add({ table: 'channels', id: s.channelId, charge: charged, rt: s.responseTimeMs });
-      if (s.log) yield run(q.insertLog(s.log(charged, s.charge - charged) as unknown as Args));
-      return { charged, duplicate: false };
-    }, touches);
+    return this.writer.submit(() => settleOps(q, s, now), touches);
   }
 
   /** Gives a reservation back and records the outcome; a no-op when already settled or released. */
@@ -325,17 +214,7 @@ export class Ledger {
   private async releaseDb(requestId: string): Promise<boolean> {
     const q = this.q;
     const now = Math.floor(Date.now() / 1000);
-    return this.writer.submit(function* (): Ops<boolean> {
-      const row = (yield get(q.selectReservation({ rid: requestId }))).row;
-      if (!row) return false;
-      // The outcome row first, as settle does: both claim the request id in the same order
-      // (ledger_requests, then reservations, users, tokens), so they serialise instead of deadlocking.
-      if (!(yield run(q.insertRequest({ rid: requestId, state: RELEASED, uid: num(row.user_id), tid: num(row.token_id), charge: 0, tt: 0, sf: 0, now }))).affected) return false;
-      if (!(yield run(q.deleteReservation({ rid: requestId }))).affected) return true;
-      if (num(row.user_amount) > 0) yield move('users', num(row.user_id), -num(row.user_amount), NO_FLOOR);
-      if (num(row.token_amount) > 0) yield move('tokens', num(row.token_id), -num(row.token_amount), NO_FLOOR);
-      return true;
-    }, NO_TOUCHES);
+    return this.writer.submit(() => releaseOps(q, requestId, now), NO_TOUCHES);
   }
 
   /** The group commit's batches and operations so far. */

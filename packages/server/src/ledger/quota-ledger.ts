@@ -22,6 +22,8 @@ export type EntryKind =
   | 'redemption'
   | 'topup'
   | 'refund'
+  /** A plan bought or renewed from the wallet (`ref` plan:<subscription>:<renewal>). */
+  | 'plan'
   | 'test';
 
 export interface Movement {
@@ -105,36 +107,49 @@ export class QuotaLedger {
     }
     try {
       return await this.tx(trx, async (t) => {
-        if (!(await this.insertEntry(t, m))) return 'duplicate';
-        const q = m.quota ?? 0;
-        const u = m.used ?? 0;
-        const a = m.aff ?? 0;
-        if (q || u || a) {
-          const r = await t
-            .updateTable('users')
-            .set({ quota: sql`quota + ${q}`, used_quota: sql`used_quota + ${u}`, aff_quota: sql`aff_quota + ${a}` })
-            .where('id', '=', m.userId)
-            .where(sql<boolean>`quota + ${q} >= 0`)
-            .where(sql<boolean>`aff_quota + ${a} >= 0`)
-            .executeTakeFirst();
-          if (Number(r.numUpdatedRows) === 0) throw new Insufficient();
+        // A `ref` is claimed first (a repeat is a no-op); inside a caller's transaction a refused
+        // debit takes its entry back, as the caller's transaction goes on and may commit.
+        if (m.ref && !(await this.insertEntry(t, m))) return 'duplicate';
+        try {
+          await this.applyBalances(t, m);
+        } catch (err) {
+          if (err instanceof Insufficient && trx && m.ref) await t.deleteFrom('ledger_entries').where('kind', '=', m.kind).where('ref', '=', m.ref).execute();
+          throw err;
         }
-        const tr = m.tokenRemain ?? 0;
-        const tu = m.tokenUsed ?? 0;
-        if (m.tokenId && (tr || tu)) {
-          const r = await t
-            .updateTable('tokens')
-            .set({ remain_quota: sql`remain_quota + ${tr}`, used_quota: sql`used_quota + ${tu}` })
-            .where('id', '=', m.tokenId)
-            .where(sql<boolean>`remain_quota + ${tr} >= 0`)
-            .executeTakeFirst();
-          if (Number(r.numUpdatedRows) === 0) throw new Insufficient();
-        }
+        if (!m.ref) await this.insertEntry(t, m);
         return 'applied';
       });
     } catch (err) {
       if (err instanceof Insufficient) return 'insufficient';
       throw err;
+    }
+  }
+
+  /** The balance changes of a movement, each conditional (Insufficient when one would go below zero). */
+  private async applyBalances(t: Exec, m: Movement): Promise<void> {
+    const q = m.quota ?? 0;
+    const u = m.used ?? 0;
+    const a = m.aff ?? 0;
+    if (q || u || a) {
+      const r = await t
+        .updateTable('users')
+        .set({ quota: sql`quota + ${q}`, used_quota: sql`used_quota + ${u}`, aff_quota: sql`aff_quota + ${a}` })
+        .where('id', '=', m.userId)
+        .where(sql<boolean>`quota + ${q} >= 0`)
+        .where(sql<boolean>`aff_quota + ${a} >= 0`)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 0) throw new Insufficient();
+    }
+    const tr = m.tokenRemain ?? 0;
+    const tu = m.tokenUsed ?? 0;
+    if (m.tokenId && (tr || tu)) {
+      const r = await t
+        .updateTable('tokens')
+        .set({ remain_quota: sql`remain_quota + ${tr}`, used_quota: sql`used_quota + ${tu}` })
+        .where('id', '=', m.tokenId)
+        .where(sql<boolean>`remain_quota + ${tr} >= 0`)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 0) throw new Insufficient();
     }
   }
 

@@ -76,11 +76,11 @@ export function buildStatements(db: Kysely<Database>, kind: SqlKind, outbox?: { 
     .where('remain_quota', '>=', P('min'));
   // A request id that already reached a terminal state is never reserved again.
   const notFinished = sql`NOT EXISTS (SELECT 1 FROM ledger_requests WHERE request_id = ${P('rid')})`;
-  const cols = sql`(request_id, user_id, token_id, user_amount, token_amount, created_at, node_id, lease_until)`;
+  const cols = sql`(request_id, user_id, token_id, user_amount, token_amount, created_at, node_id, lease_until, paid_by, windows)`;
   const values =
     kind === 'postgres'
-      ? sql`CAST(${P('rid')} AS varchar), CAST(${P('uid')} AS bigint), CAST(${P('tid')} AS bigint), CAST(${P('ua')} AS bigint), CAST(${P('ta')} AS bigint), CAST(${P('now')} AS bigint), CAST(${P('node')} AS varchar), CAST(${P('lease')} AS bigint)`
-      : sql`${P('rid')}, ${P('uid')}, ${P('tid')}, ${P('ua')}, ${P('ta')}, ${P('now')}, ${P('node')}, ${P('lease')}`;
+      ? sql`CAST(${P('rid')} AS varchar), CAST(${P('uid')} AS bigint), CAST(${P('tid')} AS bigint), CAST(${P('ua')} AS bigint), CAST(${P('ta')} AS bigint), CAST(${P('now')} AS bigint), CAST(${P('node')} AS varchar), CAST(${P('lease')} AS bigint), CAST(${P('paid')} AS bigint), CAST(${P('wins')} AS integer)`
+      : sql`${P('rid')}, ${P('uid')}, ${P('tid')}, ${P('ua')}, ${P('ta')}, ${P('now')}, ${P('node')}, ${P('lease')}, ${P('paid')}, ${P('wins')}`;
   const insertReservation = sql`INSERT INTO reservations ${cols} SELECT ${values}${kind === 'mysql' ? sql` FROM DUAL` : sql``} WHERE ${notFinished}`;
   const deleteReservation = db.deleteFrom('reservations').where('request_id', '=', P('rid'));
   const selectReservation = db.selectFrom('reservations').selectAll().where('request_id', '=', P('rid'));
@@ -93,12 +93,14 @@ export function buildStatements(db: Kysely<Database>, kind: SqlKind, outbox?: { 
     token_taken: P('tt'),
     shortfall: P('sf'),
     created_at: P('now'),
+    paid_by: P('paid'),
   };
   const insertRequest =
     kind === 'mysql'
       ? db.insertInto('ledger_requests').ignore().values(requestValues)
       : db.insertInto('ledger_requests').values(requestValues).onConflict((oc) => oc.column('request_id').doNothing());
-  const selectRequest = db.selectFrom('ledger_requests').select(['state', 'charge']).where('request_id', '=', P('rid'));
+  const selectRequest = db.selectFrom('ledger_requests').select(['state', 'charge', 'paid_by']).where('request_id', '=', P('rid'));
+  const setPaidBy = db.updateTable('ledger_requests').set({ paid_by: P('paid') }).where('request_id', '=', P('rid'));
   const releasedToSettled = db
     .updateTable('ledger_requests')
     .set({ state: sql.lit(SETTLED), charge: P('charge'), token_taken: P('tt'), shortfall: P('sf') })
@@ -122,7 +124,10 @@ export function buildStatements(db: Kysely<Database>, kind: SqlKind, outbox?: { 
     .set({ lease_until: P('until') })
     .where('node_id', '=', P('node'))
     .where('created_at', '>=', P('since'));
+  const windows = windowStatements(db, kind);
   return {
+    ...windows,
+    setPaidBy: prepare(setPaidBy.compile()),
     userMove: prepare(userMove.compile()),
     tokenMove: prepare(tokenMove.compile()),
     insertReservation: prepare(insertReservation.compile(db)),
@@ -139,6 +144,54 @@ export function buildStatements(db: Kysely<Database>, kind: SqlKind, outbox?: { 
     channelSettle: prepare(channelSettle.compile()),
     insertLog: outbox ? outboxInsert(db, outbox.nodeId) : prepare(insertLog.compile()),
     renewLeases: prepare(renewLeases.compile()),
+  };
+}
+
+/**
+ * Window counters and charges (docs/ledger.md "Windows and plans"): a counter is read under its
+ * row lock, decided in memory, then written; a request's charge to each window is its own row.
+ */
+function windowStatements(db: Kysely<Database>, kind: SqlKind) {
+  const lockBase = db
+    .selectFrom('window_counters')
+    .select(['period_start', 'period_end', 'quota_used', 'requests_used'])
+    .where('account', '=', P('acct'))
+    .where('win', '=', P('win'));
+  const counterValues = { account: P('acct'), win: P('win'), period_start: P('start'), period_end: P('end'), quota_used: P('q'), requests_used: P('r') };
+  const insertCounter =
+    kind === 'mysql'
+      ? db.insertInto('window_counters').ignore().values(counterValues)
+      : db.insertInto('window_counters').values(counterValues).onConflict((oc) => oc.columns(['account', 'win']).doNothing());
+  const setCounter = db
+    .updateTable('window_counters')
+    .set({ period_start: P('start'), period_end: P('end'), quota_used: P('q'), requests_used: P('r') })
+    .where('account', '=', P('acct'))
+    .where('win', '=', P('win'));
+  // Only the period the charge was made in: a counter that has rolled over since is left alone.
+  const addCounter = db
+    .updateTable('window_counters')
+    .set({ quota_used: sql`quota_used + ${P('q')}`, requests_used: sql`requests_used + ${P('r')}` })
+    .where('account', '=', P('acct'))
+    .where('win', '=', P('win'))
+    .where('period_start', '=', P('start'));
+  const insertCharge = db
+    .insertInto('window_charges')
+    .values({ request_id: P('rid'), account: P('acct'), win: P('win'), period_start: P('start'), quota: P('q'), requests: P('r'), created_at: P('now') });
+  const chargesOf = db.selectFrom('window_charges').select(['account', 'win', 'period_start', 'quota', 'requests']).where('request_id', '=', P('rid'));
+  const setCharge = db
+    .updateTable('window_charges')
+    .set({ quota: P('q'), requests: P('r') })
+    .where('request_id', '=', P('rid'))
+    .where('account', '=', P('acct'))
+    .where('win', '=', P('win'));
+  return {
+    windowLock: prepare((kind === 'sqlite' ? lockBase : lockBase.forUpdate()).compile()),
+    windowInsert: prepare(insertCounter.compile()),
+    windowSet: prepare(setCounter.compile()),
+    windowAdd: prepare(addCounter.compile()),
+    chargeInsert: prepare(insertCharge.compile()),
+    chargesOf: prepare(chargesOf.compile()),
+    chargeSet: prepare(setCharge.compile()),
   };
 }
 

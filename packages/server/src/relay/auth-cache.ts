@@ -1,6 +1,7 @@
+import { parsePeriodLimits, type PeriodLimits } from '@modelgate/shared';
 import { SHORT_TTL_MS } from './short-ttl.js';
 import type { Db } from '../db/client.js';
-import type { TokenRow, UserRow } from '../db/schema.js';
+import type { TokenRow, UserPlanRow, UserRow } from '../db/schema.js';
 import { IpMatcher, parseIpList } from '../http/ip-list.js';
 import { DbUnavailableError, isDbUnavailable } from '../db/db-unavailable.js';
 
@@ -24,6 +25,21 @@ export interface CachedToken {
   rpmLimit: number;
   tpmLimit: number;
   remainQuota: number;
+  /** Caps per window (docs/ledger.md "Windows and plans"); null or absent (the playground's stand-in) = none, so no window is read. */
+  periodLimits?: PeriodLimits | null;
+}
+
+/** An active subscription, as the relay draws on it (modules/plans). */
+export interface CachedPlan {
+  id: number;
+  name: string;
+  allowances: PeriodLimits;
+  /** Models and groups it pays for; null = any. */
+  models: ReadonlySet<string> | null;
+  groups: ReadonlySet<string> | null;
+  fallThrough: boolean;
+  /** Unix seconds; 0 = never. */
+  expiresAt: number;
 }
 
 export interface CachedUser {
@@ -37,6 +53,10 @@ export interface CachedUser {
   concurrencyLimit: number;
   /** The balance when read, lowered by this node's charges since: what a database outage serves from. */
   quota: number;
+  /** Caps per window; null = none. */
+  periodLimits: PeriodLimits | null;
+  /** Active subscriptions in draw order (empty for most users: nothing is read for them on a request). */
+  plans: readonly CachedPlan[];
 }
 
 const MAX_ENTRIES = 100_000;
@@ -76,10 +96,36 @@ function toToken(t: TokenRow): CachedToken {
     rpmLimit: Number(t.rpm_limit ?? 0),
     tpmLimit: Number(t.tpm_limit ?? 0),
     remainQuota: Number(t.remain_quota ?? 0),
+    periodLimits: limitsOf(t.period_limits),
   };
 }
 
-function toUser(u: UserRow): CachedUser {
+function limitsOf(stored: string | null | undefined): PeriodLimits | null {
+  const l = parsePeriodLimits(stored);
+  return Object.keys(l).length ? l : null;
+}
+
+function nameSet(list: string | null | undefined): ReadonlySet<string> | null {
+  const names = (list ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return names.length ? new Set(names) : null;
+}
+
+function toPlan(p: UserPlanRow): CachedPlan {
+  return {
+    id: Number(p.id),
+    name: p.name,
+    allowances: parsePeriodLimits(p.allowances),
+    models: nameSet(p.models),
+    groups: nameSet(p.groups),
+    fallThrough: Number(p.fall_through) !== 0,
+    expiresAt: Number(p.expires_at ?? 0),
+  };
+}
+
+function toUser(u: UserRow, plans: readonly UserPlanRow[]): CachedUser {
   return {
     id: Number(u.id),
     username: u.username,
@@ -89,6 +135,8 @@ function toUser(u: UserRow): CachedUser {
     deleted: u.deleted_at !== null,
     concurrencyLimit: Number(u.concurrency_limit ?? 0),
     quota: Number(u.quota ?? 0),
+    periodLimits: limitsOf(u.period_limits),
+    plans: plans.map(toPlan),
   };
 }
 
@@ -162,13 +210,20 @@ export class AuthCache {
     if (hit && (Date.now() - hit.at < this.ttlMs || this.dbAway())) return hit.v;
     if (this.dbAway()) throw new DbUnavailableError('the user is not cached on this node');
     const epoch = this.userEpoch;
-    const row = await staleOnOutage(this.handle.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst(), hit);
-    if (row === STALE) return hit!.v;
+    const db = this.handle.db;
+    // Side by side: the subscriptions cost no extra round trip in time, and only when the entry is (re)loaded.
+    const read = Promise.all([
+      db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst(),
+      db.selectFrom('user_plans').selectAll().where('user_id', '=', id).where('status', '=', 1).orderBy('priority').orderBy('id').execute(),
+    ]);
+    const found = await staleOnOutage(read, hit);
+    if (found === STALE) return hit!.v;
+    const [row, plans] = found;
     if (!row) {
       this.users.delete(id);
       return undefined;
     }
-    const v = toUser(row);
+    const v = toUser(row, plans);
     if (epoch !== this.userEpoch) return v;
     if (this.users.size >= MAX_ENTRIES) this.users.clear();
     this.users.set(id, { v, at: Date.now() });

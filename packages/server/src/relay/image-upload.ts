@@ -17,6 +17,10 @@ export interface MultipartPart {
   name: string;
   filename: string | undefined;
   size: number;
+  /** Where the part's body starts in the raw form (it is `size` bytes long). */
+  start: number;
+  /** The part's own Content-Type header, lower case ('' when it has none). */
+  contentType: string;
 }
 
 function invalid(message: string, param: string | null = null): RelayError {
@@ -44,13 +48,17 @@ export function multipartParts(raw: Buffer, boundary: string): MultipartPart[] |
     if (headerEnd < 0) return undefined;
     const end = raw.indexOf(next, headerEnd + 4);
     if (end < 0) return undefined;
-    const disposition = raw
-      .subarray(pos, headerEnd)
-      .toString('utf8')
-      .split('\r\n')
-      .find((l) => l.toLowerCase().startsWith('content-disposition'));
+    const headers = raw.subarray(pos, headerEnd).toString('utf8').split('\r\n');
+    const disposition = headers.find((l) => l.toLowerCase().startsWith('content-disposition'));
     if (!disposition) return undefined;
-    parts.push({ name: headerParam(disposition, 'name') ?? '', filename: headerParam(disposition, 'filename'), size: end - headerEnd - 4 });
+    const type = headers.find((l) => l.toLowerCase().startsWith('content-type:'));
+    parts.push({
+      name: headerParam(disposition, 'name') ?? '',
+      filename: headerParam(disposition, 'filename'),
+      size: end - headerEnd - 4,
+      start: headerEnd + 4,
+      contentType: type ? type.slice(type.indexOf(':') + 1).trim().toLowerCase() : '',
+    });
     pos = end + next.length;
   }
 }

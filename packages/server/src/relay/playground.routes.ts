@@ -23,7 +23,7 @@ const ROUTE = { mode: 'chat', format: 'openai-chat' } as const;
  * quota only and no token row is read or debited; unlimited, so the reservation is bounded by the
  * user's balance alone; its name is what the usage log shows (`playground-<group>`).
  */
-function playgroundToken(userId: number, group: string): CachedToken {
+export function playgroundToken(userId: number, group: string): CachedToken {
   return {
     id: 0,
     userId,

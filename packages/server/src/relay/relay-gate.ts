@@ -42,7 +42,8 @@ function largeBody(req: FastifyRequest): boolean {
  * buffer and parse megabytes. Smaller requests are refused by the ledger's reservation.
  */
 async function assertSomethingLeft(ctx: RelayContext, auth: RelayAuth, lang: Lang): Promise<void> {
-  const b = await balancesOf(ctx, auth);
+  // A user with a running plan may be paid for by it (the reservation decides).
+  const b = await balancesOf(ctx, auth, { plans: true });
   if (b.user <= 0 || b.token <= 0) throw await quotaRefusal(ctx, auth, lang, b, '> 0');
 }
 

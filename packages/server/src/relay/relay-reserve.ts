@@ -4,7 +4,9 @@ import { countText } from './billing/token-counter.js';
 import { outputCap } from './billing/output-caps.js';
 import { emptyUsage, estimateQuota, imageQuota, usageQuota, type Price } from './billing/pricing.js';
 import { localError, type RelayError } from './relay-error.js';
-import type { Run } from './relay-run.js';
+import { noteLogOther, type Run } from './relay-run.js';
+import { payerNote, quotaDisplay, requestWindows, windowRefusal } from './relay-windows.js';
+import type { ReserveResult } from '../ledger/ledger.js';
 import type { RelayAuth } from './token-auth.js';
 import { codePoints, localPromptTokens } from './usage-count.js';
 
@@ -67,34 +69,49 @@ export async function reserve(run: Run): Promise<void> {
   const tokenLimited = !auth.token.unlimited;
   const now = Math.floor(Date.now() / 1000);
   const ledger = ctx.relay.ledger;
+  // Periodic limits and plans (relay-windows.ts): nothing for a caller that has neither.
+  const limits = requestWindows(ctx, auth, input.model, now);
   const take = (amount: number, min?: number) =>
-    ledger.reserve({ requestId: run.requestId, userId: auth.user.id, tokenId: auth.token.id, tokenLimited, amount, min, now });
+    ledger.reserve({
+      requestId: run.requestId,
+      userId: auth.user.id,
+      tokenId: auth.token.id,
+      tokenLimited,
+      amount,
+      min,
+      now,
+      windows: limits.windows,
+      plans: limits.plans,
+      fallThrough: limits.fallThrough,
+    });
 
   const fixed = fixedCost(run);
   const cap = completionBound(run);
   // A cheap upper bound first: the body's bytes bound the prompt's tokens.
   const upper = fixed ?? estimateQuota(price, input.raw.length, cap, 0);
   const first = await take(upper);
-  if (first.ok) {
-    run.reserved = first.amount;
-    return;
-  }
+  if (first.ok) return held(run, first);
   if (first.who === 'finished') throw localError(run.lang, 409, 'RELAY_REQUEST_FINISHED');
-  const balances = await balancesOf(ctx, auth);
-  if (fixed !== undefined || balances.user <= 0 || balances.token <= 0) {
+  if (first.who === 'window') throw windowRefusal(run.lang, auth, first.block, limits.tz, quotaDisplay(ctx));
+  // A subscription may be paying: the wallet only speaks for itself when it was the one short.
+  const walletOnly = first.who === 'user' || !limits.plans;
+  const balances = await balancesOf(ctx, auth, { plans: !walletOnly });
+  if (first.who !== 'short' && (fixed !== undefined || balances.user <= 0 || balances.token <= 0)) {
     // Nothing left (or a fixed price that does not fit): refuse without counting the prompt.
     const need = fixed ?? estimateQuota(price, await quickPromptTokens(run), cap > 0 ? 1 : 0, 0);
     throw await quotaRefusal(ctx, auth, run.lang, balances, need);
   }
-  const prompt = await localPromptTokens(input);
-  const full = estimateQuota(price, prompt, cap, 0);
-  const min = estimateQuota(price, prompt, cap > 0 ? 1 : 0, 0);
+  // A window or a plan with less room than the upper bound: the prompt is counted and the request takes what is left.
+  const prompt = fixed === undefined ? await localPromptTokens(input) : 0;
+  const full = fixed ?? estimateQuota(price, prompt, cap, 0);
+  const min = fixed ?? estimateQuota(price, prompt, cap > 0 ? 1 : 0, 0);
   const second = await take(full, textMode(run) ? min : full);
   if (!second.ok) {
     if (second.who === 'finished') throw localError(run.lang, 409, 'RELAY_REQUEST_FINISHED');
-    throw await quotaRefusal(ctx, auth, run.lang, await balancesOf(ctx, auth), textMode(run) ? min : full);
+    if (second.who === 'window') throw windowRefusal(run.lang, auth, second.block, limits.tz, quotaDisplay(ctx));
+    throw await quotaRefusal(ctx, auth, run.lang, await balancesOf(ctx, auth, { plans: second.who !== 'user' && !!limits.plans }), textMode(run) ? min : full);
   }
-  run.reserved = second.amount;
+  held(run, second);
   if (second.amount < full) {
     // The provider counts tokens its own way: asking for a fifth less than the reservation pays
     // for keeps an honest upstream inside it, so the meter only ever stops one that overruns.
@@ -107,13 +124,27 @@ export async function reserve(run: Run): Promise<void> {
   }
 }
 
-/** What the user and (for a limited token) the token can still pay; Infinity for an unlimited token. */
-export async function balancesOf(ctx: RelayContext, auth: RelayAuth): Promise<{ user: number; token: number }> {
+/** Records what the reservation holds and, for a caller with plans, who pays (the consume log's `billing_source`). */
+function held(run: Run, r: Extract<ReserveResult, { ok: true }>): void {
+  run.reserved = r.amount;
+  run.paidBy = r.paidBy ?? 0;
+  run.windows = r.windows ?? 0;
+  for (const [k, v] of Object.entries(payerNote(run.auth, run.paidBy) ?? {})) noteLogOther(run, k, v);
+}
+
+/**
+ * What the user and (for a limited token) the token can still pay; Infinity for an unlimited token.
+ * With `plans`, a user holding a running subscription can pay whatever the wallet holds (a plan may
+ * pay instead: the reservation decides).
+ */
+export async function balancesOf(ctx: RelayContext, auth: RelayAuth, opts: { plans?: boolean } = {}): Promise<{ user: number; token: number }> {
+  const now = Math.floor(Date.now() / 1000);
+  const planPays = opts.plans === true && auth.user.plans.some((p) => p.expiresAt === 0 || p.expiresAt > now);
   // During a database outage: what this node may still spend from its cache (ledger/outage).
   const outage = ctx.relay.ledger.outage;
   if (outage?.active) {
     const local = outage.available(auth.user.id, auth.token.id, !auth.token.unlimited);
-    if (local) return local;
+    if (local) return planPays ? { ...local, user: Infinity } : local;
   }
   const db = ctx.db.db;
   const u = await db.selectFrom('users').select('quota').where('id', '=', auth.user.id).executeTakeFirst();
@@ -122,7 +153,7 @@ export async function balancesOf(ctx: RelayContext, auth: RelayAuth): Promise<{ 
     const t = await db.selectFrom('tokens').select('remain_quota').where('id', '=', auth.token.id).executeTakeFirst();
     token = Number(t?.remain_quota ?? 0);
   }
-  return { user: Number(u?.quota ?? 0), token };
+  return { user: planPays ? Infinity : Number(u?.quota ?? 0), token };
 }
 
 /**

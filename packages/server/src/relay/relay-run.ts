@@ -27,6 +27,9 @@ export interface Run {
   input: RelayInput;
   price: Price;
   reserved: number;
+  /** The subscription paying for the reservation (0 or absent: the wallet) and how many windows it holds (relay-windows.ts). */
+  paidBy?: number;
+  windows?: number;
   /** Set when the reservation was clamped: the max_tokens sent upstream instead of the client's. */
   maxTokensOverride?: number;
   /** Set when the reservation was clamped: streams are metered against it. */

@@ -46,6 +46,8 @@ export async function settle(run: Run, ch: RuntimeChannel, usage: Usage, charge:
     channelId: ch.id,
     responseTimeMs,
     log,
+    paidBy: run.paidBy,
+    windows: (run.windows ?? 0) > 0,
   });
   countTokens(ctx, run.req, auth, usage.promptTokens + usage.completionTokens);
   // Quota-alert mail is queued, never awaited: the reply does not wait for SMTP (modules/mail/quota-reminder.ts).

@@ -13,8 +13,9 @@ import { estimateTokens } from './billing/token-bounded.js';
 let h: RelayHarness;
 
 beforeAll(async () => {
-  // The test builds its 10 MB prompt on this process's event loop (the server's too): no lag shedding here.
-  h = await startRelayHarness({ env: { RELAY_MAX_EVENT_LOOP_LAG_MS: '0' } });
+  // The test builds its 10 MB prompt on this process's event loop (the server's too): the test
+  // server sheds no request for lag (test-support/test-server.ts).
+  h = await startRelayHarness();
   await addChannel(h.root, { base_url: h.fake.url, models: 'gpt-4' });
 });
 afterAll(() => h.close());

@@ -15,6 +15,7 @@ import { nativeRelayRoutes } from './relay-native.routes.js';
 import { relay } from './relay.service.js';
 import { installRealtimeUpgrade, realtimeRoutes } from './realtime/realtime.routes.js';
 import { requestAuth, type RelayAuth } from './token-auth.js';
+import { keyWindows } from './relay-windows.js';
 
 /** Multipart uploads (audio and image files) get the larger limit; every other relay route takes JSON. */
 const UPLOAD_MODES: ReadonlySet<RelayMode> = new Set(['transcriptions', 'translations', 'image-edits', 'image-variations']);
@@ -196,6 +197,7 @@ async function subscription(ctx: RelayContext, auth: RelayAuth) {
     hard_limit_usd: amount,
     system_hard_limit_usd: amount,
     access_until: expires,
+    windows: await keyWindows(ctx, auth),
   };
 }
 
@@ -211,5 +213,5 @@ async function usage(ctx: RelayContext, auth: RelayAuth) {
     used = Number(u?.used_quota ?? 0);
   }
   const amount = o.bool('DisplayInCurrencyEnabled') ? used / o.num('QuotaPerUnit') : used;
-  return { object: 'list', total_usage: amount * 100 };
+  return { object: 'list', total_usage: amount * 100, windows: await keyWindows(ctx, auth) };
 }

@@ -81,7 +81,7 @@ function sideDispatcher(guard: UpstreamGuard | undefined): Dispatcher {
 }
 
 export interface UpstreamSideCall {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   headers?: Record<string, string>;
   body?: string;
   timeoutMs: number;
@@ -97,7 +97,7 @@ export async function upstreamSideCall(url: string, init: UpstreamSideCall): Pro
 
 /** One HTTP request to an upstream, as `sendUpstream` makes it. */
 export interface UpstreamSend {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   headers: Record<string, string>;
   body?: Buffer | string;
   /** The pool: the relay's (`RelayServices.dispatcherFor`) or the side calls'. */

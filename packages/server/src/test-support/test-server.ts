@@ -75,6 +75,10 @@ export async function startTestServer(
     REJECT_COMMON_PASSWORDS: 'false',
     GLOBAL_WEB_RATE_LIMIT_ENABLE: 'false',
     CRITICAL_RATE_LIMIT_ENABLE: 'false',
+    // No lag shedding unless a test turns it on (relay.overload): the server shares its event loop
+    // with the test's own synchronous work (schema compiles, SDK set-up) and with a busy machine's
+    // other test files, whose pauses are not the overload the guard is for.
+    RELAY_MAX_EVENT_LOOP_LAG_MS: '0',
     PORT: '0',
     WEB_DIST_DIR: '/nonexistent-modelgate-web',
     ...(opts.databaseEnv ? opts.databaseEnv(database.env) : database.env),

@@ -14,7 +14,9 @@ import { groupRoutes } from './groups.js';
 import { ledgerRoutes } from './ledger.js';
 import { logRoutes } from './logs.js';
 import { oauthRoutes } from './oauth.js';
+import { passkeyRoutes } from './passkeys.js';
 import { optionRoutes } from './options.js';
+import { planRoutes } from './plans.js';
 import { pricingRoutes } from './pricing.js';
 import { redemptionRoutes } from './redemptions.js';
 import { relayRoutes } from './relay.js';
@@ -24,6 +26,7 @@ import { tokenRoutes } from './tokens.js';
 import { topUpRoutes } from './topups.js';
 import { twoFactorRoutes } from './two-factor.js';
 import { userRoutes } from './users.js';
+import { videoRoutes } from './videos.js';
 
 export * from './audit.js';
 export * from './auth.js';
@@ -37,6 +40,8 @@ export * from './ledger.js';
 export * from './logs.js';
 export * from './oauth.js';
 export * from './options.js';
+export * from './passkeys.js';
+export * from './plans.js';
 export * from './pricing.js';
 export * from './redemptions.js';
 export * from './relay.js';
@@ -46,6 +51,7 @@ export * from './tokens.js';
 export * from './topups.js';
 export * from './two-factor.js';
 export * from './users.js';
+export * from './videos.js';
 
 /** Every route of the server, by `"METHOD /path"`. */
 export const apiRoutes = {
@@ -53,6 +59,7 @@ export const apiRoutes = {
   ...authRoutes,
   ...userRoutes,
   ...twoFactorRoutes,
+  ...passkeyRoutes,
   ...oauthRoutes,
   ...tokenRoutes,
   ...channelRoutes,
@@ -63,12 +70,14 @@ export const apiRoutes = {
   ...pricingRoutes,
   ...redemptionRoutes,
   ...topUpRoutes,
+  ...planRoutes,
   ...ledgerRoutes,
   ...auditRoutes,
   ...relayRoutes,
   ...taskRoutes,
   ...mjRoutes,
   ...sunoRoutes,
+  ...videoRoutes,
 };
 
 export type ApiRoutes = typeof apiRoutes;

@@ -3,11 +3,11 @@ import { resource } from './contract.js';
 import { apiResponse } from './envelope.js';
 
 const mismatch = z.object({
-  account: z.enum(['user', 'token']),
+  account: z.enum(['user', 'token', 'window']),
   id: z.number().int(),
-  /** The user's name (users) or the owner's id (tokens). */
+  /** The user's name (users), the owner's id (tokens), or `account/window` (windows: docs/ledger.md "Windows and plans"). */
   name: z.string(),
-  field: z.enum(['quota', 'used_quota', 'aff_quota', 'remain_quota']),
+  field: z.enum(['quota', 'used_quota', 'aff_quota', 'remain_quota', 'quota_used', 'requests_used']),
   expected: z.number(),
   actual: z.number(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { windowMeter } from './plans.js';
 import { resource, type RouteContract } from './contract.js';
 import { openAIError } from './envelope.js';
 
@@ -84,9 +85,11 @@ const billingSubscription = z.object({
   hard_limit_usd: z.number(),
   system_hard_limit_usd: z.number(),
   access_until: z.number().int(),
+  /** ModelGate's: the windows bounding this key — its own, its user's, its user's plans (docs/ledger.md "Windows and plans"). */
+  windows: z.array(windowMeter),
 });
-/** Used quota in cents of a dollar (or in quota units when the site does not display currency). */
-const billingUsage = z.object({ object: z.literal('list'), total_usage: z.number() });
+/** Used quota in cents of a dollar (or in quota units when the site does not display currency); `windows` as above. */
+const billingUsage = z.object({ object: z.literal('list'), total_usage: z.number(), windows: z.array(windowMeter) });
 
 const errors = { default: openAIError } as const;
 

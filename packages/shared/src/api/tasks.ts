@@ -49,6 +49,8 @@ export const asyncTaskView = z
     status: z.string(),
     fail_reason: z.string(),
     quota: z.number().int(),
+    /** Video tasks (platform `video`): what was asked, and the console's preview route once it is finished ('' before). */
+    video: z.object({ model: z.string(), seconds: z.number(), size: z.string(), preview_url: z.string() }).optional(),
   })
   .meta({ id: 'AsyncTask' });
 export type AsyncTaskView = z.infer<typeof asyncTaskView>;

@@ -4,6 +4,7 @@ import { resource } from './contract.js';
 import { apiEmpty, apiResponse } from './envelope.js';
 import { QUOTA_MAX } from '../validation.js';
 import { boolLike, count32, expiry, id, idParam, int, int32, line, listQuery, queryText, quota, safeInt, text } from './fields.js';
+import { periodLimits, periodLimitsView } from './plans.js';
 
 /** A token as the console expects it (G7): key without `sk-`, flags as booleans, limits as a comma string. */
 export const token = z
@@ -31,6 +32,8 @@ export const token = z
     /** Requests and tokens (prompt + completion) per minute; 0 = no limit. */
     rpm_limit: z.number().int(),
     tpm_limit: z.number().int(),
+    /** Caps per window (5h, day, week, month) in quota and requests (docs/ledger.md "Windows and plans"). */
+    period_limits: periodLimitsView,
   })
   .meta({ id: 'Token' });
 export type Token = z.infer<typeof token>;
@@ -47,6 +50,7 @@ export const tokenBody = z.object({
   group: line(GROUP_NAME_MAX_LENGTH).optional(),
   rpm_limit: count32.optional(),
   tpm_limit: int(0, QUOTA_MAX).optional(),
+  period_limits: periodLimits.optional(),
 });
 /** `count` creates that many tokens at once (extra ones named `name-XXXXXX`). */
 export const createTokenBody = tokenBody.extend({ count: safeInt.optional() });

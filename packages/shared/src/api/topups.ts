@@ -4,7 +4,8 @@ import { apiResponse, paged } from './envelope.js';
 import { pageQuery, queryText } from './fields.js';
 
 /** The states of an online top-up order (`top_ups.status`, the reference's strings). */
-export const TopUpStatus = { Pending: 'pending', Success: 'success', Refunded: 'refunded', Disputed: 'disputed' } as const;
+/** `failed`: the payment service could not start the payment (no checkout was made), so nothing can be paid on it. */
+export const TopUpStatus = { Pending: 'pending', Success: 'success', Failed: 'failed', Refunded: 'refunded', Disputed: 'disputed' } as const;
 export type TopUpStatusValue = (typeof TopUpStatus)[keyof typeof TopUpStatus];
 
 /**

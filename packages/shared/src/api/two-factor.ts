@@ -19,11 +19,14 @@ export const twoFactorLoginBody = z.object({ flow_token: z.string().max(200).def
 export const twoFactorCodeBody = z.object({ code });
 
 export const twoFactorStatus = z.object({
+  /** TOTP (an authenticator app) is on. */
   enabled: z.boolean(),
   /** Unused backup codes left (0 while off). */
   backup_codes_remaining: z.number().int(),
-  /** The admin policy (TwoFactorRequiredForAdmins) applies to this account and it has no second factor yet. */
+  /** The admin policy (TwoFactorRequiredForAdmins) applies to this account and it has no second factor yet (no TOTP, no passkey). */
   enrolment_required: z.boolean(),
+  /** Registered passkeys: each is a second factor as well (docs/security.md#passkeys). */
+  passkeys: z.number().int(),
 });
 export type TwoFactorStatus = z.infer<typeof twoFactorStatus>;
 
@@ -80,7 +83,7 @@ export const twoFactorRoutes = resource('two-factor', {
   },
   'DELETE /api/user/:id/2fa': {
     auth: 'root',
-    summary: "Reset a user's second factor (they sign in with the password alone and may enrol again); ends their sessions",
+    summary: "Reset a user's second factor: TOTP, backup codes and passkeys (they sign in with the password alone and may enrol again); ends their sessions",
     params: idParam,
     response: apiEmpty,
     audit: { action: 'user.reset_2fa', target: 'user', targetId: 'params.id' },

@@ -3,6 +3,7 @@ import { GROUP_NAME_MAX_LENGTH } from '../constants.js';
 import { resource } from './contract.js';
 import { apiEmpty, apiResponse, paged } from './envelope.js';
 import { count32, id, idParam, line, pageQuery, quota, queryText, role, username } from './fields.js';
+import { periodLimits, periodLimitsView, windowMeter } from './plans.js';
 
 /** The login answer the console stores as `localStorage.user` (console-api.md §4). */
 export const sessionUser = z
@@ -51,12 +52,33 @@ export const user = z
     DeletedAt: z.string().nullable(),
     /** Relay requests in flight at once; 0 = no limit. */
     concurrency_limit: z.number().int(),
+    /** Caps per window (5h, day, week, month) in quota and requests (docs/ledger.md "Windows and plans"). */
+    period_limits: periodLimitsView,
   })
   .meta({ id: 'User' });
 export type User = z.infer<typeof user>;
 
+/** A user in the admin list: also which second factors they have (docs/security.md#second-factor). */
+export const userListItem = user
+  .extend({
+    two_factor: z.object({
+      /** TOTP (an authenticator app) is on. */
+      totp: z.boolean(),
+      /** Registered passkeys. */
+      passkeys: z.number().int(),
+    }),
+  })
+  .meta({ id: 'UserListItem' });
+export type UserListItem = z.infer<typeof userListItem>;
+
 /** The owner's own record: also the system access token. */
-export const selfUser = user.extend({ access_token: z.string() }).meta({ id: 'SelfUser' });
+export const selfUser = user
+  .extend({
+    access_token: z.string(),
+    /** The user's windows now — own limits and running plans — as meters (scripts read them here). */
+    windows: z.array(windowMeter),
+  })
+  .meta({ id: 'SelfUser' });
 export type SelfUser = z.infer<typeof selfUser>;
 
 /** `{group: {ratio, desc}}`, the user's own group first. */
@@ -82,6 +104,7 @@ export const updateUserBody = z.object({
   add_quota: quota.optional(),
   role: role.optional(),
   concurrency_limit: count32.optional(),
+  period_limits: periodLimits.optional(),
 });
 export const manageUserBody = z.object({ id, action: manageAction });
 export const userSearchQuery = pageQuery.extend({ keyword: queryText, group: queryText });
@@ -100,8 +123,8 @@ export const userRoutes = resource('users', {
   'GET /api/user/aff': { auth: 'user', summary: 'Own invitation code', response: apiResponse(z.string()) },
   'POST /api/user/aff_transfer': { auth: 'user', summary: 'Move invitation earnings into quota', body: z.object({ quota }), response: apiEmpty },
   'GET /api/user/models': { auth: 'user', summary: 'Models the signed-in user may call', response: apiResponse(z.array(z.string())) },
-  'GET /api/user/': { auth: 'admin', summary: 'Users, paged (p from 1; 0 reads as 1)', querystring: pageQuery, response: apiResponse(paged(user)) },
-  'GET /api/user/search': { auth: 'admin', summary: 'Users by keyword and group, paged', querystring: userSearchQuery, response: apiResponse(paged(user)) },
+  'GET /api/user/': { auth: 'admin', summary: 'Users, paged (p from 1; 0 reads as 1)', querystring: pageQuery, response: apiResponse(paged(userListItem)) },
+  'GET /api/user/search': { auth: 'admin', summary: 'Users by keyword and group, paged', querystring: userSearchQuery, response: apiResponse(paged(userListItem)) },
   'GET /api/user/:id': { auth: 'admin', summary: 'One user', params: idParam, response: apiResponse(user) },
   'POST /api/user/': {
     auth: 'admin',

@@ -32,7 +32,7 @@ describe('side nav', () => {
     mockApi({ ...emptyTokens, 'GET /api/status': () => ok({ ...DEFAULT_STATUS, enable_task: true, enable_drawing: true }) });
     renderApp('/token', ROOT_USER);
     const nav = await screen.findByTestId('side-nav');
-    await waitFor(() => expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['操练场', '渠道', '令牌', '兑换码', '钱包', '用户管理', '日志', '审计日志', '绘图', '异步任务', '设置']));
+    await waitFor(() => expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['操练场', '渠道', '令牌', '兑换码', '套餐管理', '钱包', '用户管理', '日志', '审计日志', '绘图', '异步任务', '设置']));
   });
 
   it('hides admin entries from ordinary users', async () => {

@@ -68,7 +68,7 @@ describe('buildSideNav', () => {
 
   it('keeps the spec order (the audit log, which the spec predates, after the usage log)', () => {
     expect(SIDE_NAV.map((item) => item.key)).toEqual([
-      'playground', 'channel', 'chat', 'token', 'detail', 'redemption', 'topup', 'user', 'log', 'audit', 'midjourney', 'task', 'setting',
+      'playground', 'channel', 'chat', 'token', 'detail', 'redemption', 'plan', 'topup', 'user', 'log', 'audit', 'midjourney', 'task', 'setting',
     ]);
   });
 });

@@ -11,6 +11,7 @@ export type NavIcon =
   | 'token'
   | 'dashboard'
   | 'redemption'
+  | 'plan'
   | 'wallet'
   | 'user'
   | 'log'
@@ -41,6 +42,8 @@ export const SIDE_NAV: SideNavDefinition[] = [
   { key: 'token', path: '/token', labelKey: 'nav.token', icon: 'token' },
   { key: 'detail', path: '/detail', labelKey: 'nav.dashboard', icon: 'dashboard', flag: 'enable_data_export' },
   { key: 'redemption', path: '/redemption', labelKey: 'nav.redemption', icon: 'redemption', adminOnly: true },
+  // Plans and periodic limits (issue 32): not in the spec's side nav, beside the other admin money screen.
+  { key: 'plan', path: '/plan', labelKey: 'nav.plan', icon: 'plan', adminOnly: true },
   { key: 'topup', path: '/topup', labelKey: 'nav.wallet', icon: 'wallet' },
   { key: 'user', path: '/user', labelKey: 'nav.user', icon: 'user', adminOnly: true },
   { key: 'log', path: '/log', labelKey: 'nav.log', icon: 'log' },

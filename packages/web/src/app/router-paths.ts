@@ -21,6 +21,7 @@ export const BUILT_PATHS: ReadonlySet<string> = new Set([
   '/task',
   '/user',
   '/redemption',
+  '/plan',
   '/topup',
   '/playground',
   '/chat',

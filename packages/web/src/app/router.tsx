@@ -61,20 +61,21 @@ export const routes: RouteObject[] = shellRoutes([
       // The reference's /user/edit edits the signed-in user: here that is the personal settings.
       { path: 'user/edit', element: <Navigate to="/setting" replace /> },
       { path: 'setting', lazy: screen(() => import('../features/setting'), ['setting', 'pricing']) },
-      { path: 'token', lazy: screen(() => import('../features/token'), ['token']) },
-      { path: 'detail', lazy: screen(() => import('../features/detail'), ['detail']) },
+      { path: 'token', lazy: screen(() => import('../features/token'), ['token', 'limits']) },
+      { path: 'detail', lazy: screen(() => import('../features/detail'), ['detail', 'limits']) },
       { path: 'log', lazy: screen(() => import('../features/log'), ['log']) },
       { path: 'midjourney', lazy: screen(() => import('../features/midjourney'), ['task']) },
       { path: 'task', lazy: screen(() => import('../features/task'), ['task']) },
-      { path: 'topup', lazy: screen(() => import('../features/topup'), ['topup']) },
+      { path: 'topup', lazy: screen(() => import('../features/topup'), ['topup', 'plan', 'limits']) },
       { path: 'playground', lazy: screen(() => import('../features/playground'), ['playground']) },
       {
         element: <RequireAdmin />,
         children: [
           // The add/edit paths keep the list mounted with its drawer open, so closing returns to it.
           { path: 'channel', lazy: screen(() => import('../features/channel'), ['channel']), children: [{ index: true }, { path: 'add' }, { path: 'edit/:id' }] },
-          { path: 'user', lazy: screen(() => import('../features/user'), ['user']), children: [{ index: true }, { path: 'edit/:id' }] },
+          { path: 'user', lazy: screen(() => import('../features/user'), ['user', 'limits']), children: [{ index: true }, { path: 'edit/:id' }] },
           { path: 'redemption', lazy: screen(() => import('../features/redemption'), ['redemption']) },
+          { path: 'plan', lazy: screen(() => import('../features/plan'), ['plan', 'limits']) },
         ],
       },
       {

@@ -101,14 +101,21 @@ function requestEnvelope(method: string, path: string, options: RequestOptions =
   return sent;
 }
 
-async function sendRequest(method: string, path: string, options: RequestOptions, idempotencyKey?: string): Promise<ApiEnvelope> {
-  const headers: Record<string, string> = {
+/**
+ * The headers every call made with the console's session carries (the `/api` calls and the
+ * playground's `/pg` relay calls alike).
+ */
+export function sessionHeaders(): Record<string, string> {
+  return {
     // The server rejects a session whose user id differs from this header; -1 before login.
     'New-Api-User': String(getStoredUser()?.id ?? -1),
-    'Cache-Control': 'no-store',
     // Server messages come back in the language the user picked, not the browser's.
     'Accept-Language': i18n.language?.startsWith('en') ? 'en' : 'zh',
   };
+}
+
+async function sendRequest(method: string, path: string, options: RequestOptions, idempotencyKey?: string): Promise<ApiEnvelope> {
+  const headers: Record<string, string> = { ...sessionHeaders(), 'Cache-Control': 'no-store' };
   if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
   let body: string | undefined;
   if (options.body !== undefined) {

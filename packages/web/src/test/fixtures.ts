@@ -70,6 +70,7 @@ export function aToken(id: number, overrides: Partial<Token> = {}): Token {
     group: '',
     rpm_limit: 0,
     tpm_limit: 0,
+    period_limits: {},
     ...overrides,
   };
 }
@@ -132,12 +133,13 @@ export function aUser(id: number, overrides: Partial<User> = {}): User {
     created_at: 1700000000,
     DeletedAt: null,
     concurrency_limit: 0,
+    period_limits: {},
     ...overrides,
   };
 }
 
 export function aSelfUser(id: number, overrides: Partial<SelfUser> = {}): SelfUser {
-  return { ...aUser(id), access_token: '', ...overrides };
+  return { ...aUser(id), access_token: '', windows: [], ...overrides };
 }
 
 export function aLogEntry(id: number, overrides: Partial<LogEntry> = {}): LogEntry {

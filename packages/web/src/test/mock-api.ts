@@ -110,8 +110,9 @@ function specificFirst(a: string, b: string): number {
 
 /**
  * Answers `/api` like the server for this test: `{ 'GET /api/token/': (call) => ok([...]) }`.
- * `GET /api/status`, the notice, the home page and the two-factor status (off: the security card on
- * personal settings and the admin enrolment check read it on every signed-in page) have defaults.
+ * `GET /api/status`, the notice, the home page, the two-factor status (off: the security card on
+ * personal settings and the admin enrolment check read it on every signed-in page) and the passkey
+ * list (none) have defaults.
  */
 export function mockApi(handlers: Handlers) {
   calls.length = 0;
@@ -119,7 +120,8 @@ export function mockApi(handlers: Handlers) {
     'GET /api/status': () => ok(DEFAULT_STATUS),
     'GET /api/notice': () => ok(''),
     'GET /api/home_page_content': () => ok(''),
-    'GET /api/user/2fa/status': () => ok({ enabled: false, backup_codes_remaining: 0, enrolment_required: false }),
+    'GET /api/user/2fa/status': () => ok({ enabled: false, backup_codes_remaining: 0, enrolment_required: false, passkeys: 0 }),
+    'GET /api/user/passkey': () => ok([]),
     ...handlers,
   };
   const keys = (Object.keys(table) as ApiRouteKey[]).sort(specificFirst);

@@ -29,7 +29,7 @@ describe.each(testDbKinds())('migration 0003 on %s', (kind) => {
     // A complete row, so only the duplicate request_id can be the reason it is refused.
     const again = { request_id: 'r-1', user_id: 9, token_id: 9, user_amount: 1, token_amount: 1, created_at: 6 };
     await expect(handle().db.insertInto('reservations').values(again).execute()).rejects.toThrow();
-    expect(await handle().db.selectFrom('reservations').selectAll().execute()).toEqual([{ request_id: 'r-1', user_id: 1, token_id: 2, user_amount: 3, token_amount: 4, created_at: 5, node_id: '', lease_until: 0 }]);
+    expect(await handle().db.selectFrom('reservations').selectAll().execute()).toEqual([{ request_id: 'r-1', user_id: 1, token_id: 2, user_amount: 3, token_amount: 4, created_at: 5, node_id: '', lease_until: 0, paid_by: 0, windows: 0 }]);
     if (kind === 'sqlite') {
       const ddl = await sql<{ sql: string }>`SELECT sql FROM sqlite_master WHERE name = 'reservations'`.execute(handle().db);
       expect(ddl.rows[0]!.sql).toMatch(/WITHOUT ROWID/i);

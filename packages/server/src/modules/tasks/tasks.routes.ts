@@ -3,9 +3,12 @@ import type { AppContext } from '../../context.js';
 import { authGuards, caller } from '../../http/auth.js';
 import { listParams, ok } from '../../http/reply.js';
 import { routeDeclarer } from '../../http/schema.js';
+import { VIDEO_PLATFORM } from '@modelgate/shared';
 import { httpUrl, normalMj } from './mj-store.js';
+import { previewUrl } from './video-preview.js';
+import { videoProps } from './video-store.js';
 
-type Deps = Pick<AppContext, 'db' | 'sessions' | 'users' | 'options'>;
+type Deps = Pick<AppContext, 'db' | 'sessions' | 'users' | 'options' | 'secrets'>;
 
 /** A timestamp filter; the task screen sends the literal `NaN` for "none" (G9). */
 function time(v: string | undefined): number | undefined {
@@ -15,6 +18,12 @@ function time(v: string | undefined): number | undefined {
 }
 
 const text = (v: string | undefined) => (v?.trim() ? v.trim() : undefined);
+
+/** A video task's line in the list: what was asked, and the signed link the console previews it by once finished. */
+function videoSummary(ctx: Pick<Deps, 'secrets'>, r: { task_id: string; status: string; properties: string }) {
+  const p = videoProps(r);
+  return { model: p.model, seconds: p.seconds, size: p.size, preview_url: r.status === 'SUCCESS' ? previewUrl(ctx, r.task_id) : '' };
+}
 
 /**
  * The drawing and async task lists (spec §7, console-api.md §5): list style, `p` from 0, newest
@@ -99,6 +108,7 @@ export function tasksRoutes(app: FastifyInstance, ctx: Deps): void {
           status: r.status ?? '',
           fail_reason: r.fail_reason ?? '',
           quota: Number(r.quota),
+          ...(r.platform === VIDEO_PLATFORM ? { video: videoSummary(ctx, r) } : {}),
         })),
       );
     });

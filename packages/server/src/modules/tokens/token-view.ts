@@ -1,4 +1,4 @@
-import { TokenStatus } from '@modelgate/shared';
+import { parsePeriodLimits, TokenStatus } from '@modelgate/shared';
 import type { Token } from '@modelgate/shared/api';
 import type { TokenRow } from '../../db/schema.js';
 
@@ -33,5 +33,6 @@ export function tokenView(t: TokenRow, now: number): Token {
     group: t.group ?? '',
     rpm_limit: Number(t.rpm_limit ?? 0),
     tpm_limit: Number(t.tpm_limit ?? 0),
+    period_limits: parsePeriodLimits(t.period_limits),
   };
 }

@@ -1,4 +1,4 @@
-import { TOKEN_KEY_LENGTH, TOKEN_NAME_MAX_LENGTH, TokenStatus } from '@modelgate/shared';
+import { serialisePeriodLimits, TOKEN_KEY_LENGTH, TOKEN_NAME_MAX_LENGTH, TokenStatus, type PeriodLimits } from '@modelgate/shared';
 import type { QuotaLedger } from '../../ledger/quota-ledger.js';
 import type { OptionsService } from '../options/options.service.js';
 import type { TokensRepository } from './tokens.repository.js';
@@ -21,6 +21,8 @@ export interface TokenInput {
   group?: string;
   rpm_limit?: number;
   tpm_limit?: number;
+  /** Caps per window, validated by the route's schema (shared/api/plans.ts). */
+  period_limits?: PeriodLimits;
 }
 
 const MAX_BATCH = 100;
@@ -96,6 +98,7 @@ export class TokensService {
         group: input.group ?? '',
         rpm_limit: input.rpm_limit ?? 0,
         tpm_limit: input.tpm_limit ?? 0,
+        period_limits: serialisePeriodLimits(input.period_limits ?? {}),
       };
       const id = await this.repo.insert(row);
       // The limit is a ledger movement (docs/ledger.md), so reconciliation can account for it.
@@ -140,6 +143,7 @@ export class TokensService {
       group: input.group ?? t.group,
       rpm_limit: input.rpm_limit ?? Number(t.rpm_limit),
       tpm_limit: input.tpm_limit ?? Number(t.tpm_limit),
+      period_limits: input.period_limits === undefined ? (t.period_limits ?? '') : serialisePeriodLimits(input.period_limits),
       status: t.status,
     };
     // A token stored as expired or exhausted comes back once the edit fixes what stopped it.

@@ -58,6 +58,13 @@ export function stripeClient(o: OptionsService): Stripe {
   return client;
 }
 
+/** Why a Stripe call failed, short and without secrets: the SDK's error type and code, or the network error's. */
+function stripeFailure(err: unknown): string {
+  if (err instanceof Stripe.errors.StripeError) return [err.type, err.code, err.statusCode].filter(Boolean).join(' ');
+  const e = err as { code?: unknown; name?: unknown };
+  return String(e?.code ?? e?.name ?? 'error').slice(0, 60);
+}
+
 export interface CheckoutLog {
   error(obj: object, msg: string): void;
 }
@@ -107,13 +114,22 @@ export class StripeCheckout {
       );
     } catch (err) {
       log.error({ err, tradeNo }, 'stripe: could not create the checkout session');
-      throw new AppError('TOPUP_STRIPE_FAILED');
+      throw await this.failed(tradeNo, `checkout not started: ${stripeFailure(err)}`);
     }
     if (!session.url) {
       log.error({ tradeNo, session: session.id }, 'stripe: the checkout session has no hosted page URL');
-      throw new AppError('TOPUP_STRIPE_FAILED');
+      throw await this.failed(tradeNo, `checkout not started: session ${session.id} has no hosted page`);
     }
     await this.deps.topUps.setGatewayRef(tradeNo, session.id);
     return { url: session.url, trade_no: tradeNo };
+  }
+
+  /**
+   * The payment could not be started: the order is marked failed (not left pending for ever, no
+   * session to pay on) and the user told so; the error to throw.
+   */
+  private async failed(tradeNo: string, note: string): Promise<AppError> {
+    await this.deps.topUps.markFailed(tradeNo, note);
+    return new AppError('TOPUP_STRIPE_FAILED');
   }
 }

@@ -2,6 +2,7 @@ import { LogType } from '@modelgate/shared';
 import { startFakeStripe, type FakeStripe } from '@modelgate/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, newUser, rootClient } from '../../test-support/api-client.js';
+import { reconcile } from '../../ledger/reconcile.js';
 import { capturePino } from '../../test-support/capture-logger.js';
 import { testDbKinds } from '../../test-support/test-db.js';
 import { startTestServer, type TestServer } from '../../test-support/test-server.js';
@@ -246,16 +247,49 @@ describe.each(testDbKinds())('Stripe top-up on %s', (kind) => {
     expect((await stripe.deliver({ ...stranger, type: 'customer.created' }))[0]!.status).toBe(200);
   });
 
-  it('says so when Stripe cannot be reached, leaving the order pending without a session', async () => {
+  it('marks the order failed and says so when Stripe refuses or cannot be reached; nothing is credited', async () => {
+    const FAILED = 'Could not reach Stripe to start the payment: the order is marked failed and nothing was charged; try again later';
+    const before = await quota(alice.userId!);
+    const latest = async () => (await srv.ctx.db.db.selectFrom('top_ups').selectAll().where('user_id', '=', alice.userId!).orderBy('id', 'desc').executeTakeFirstOrThrow());
+    // Stripe refuses the key.
     await setOption('StripeApiSecret', 'sk_test_wrong');
     try {
       const r = await alice.post('/api/user/stripe/pay', { amount: 2 });
-      expect(r.body).toEqual({ success: false, message: 'Could not create the Stripe checkout session; try again later', data: 'Could not create the Stripe checkout session; try again later' });
+      expect(r.body).toEqual({ success: false, message: FAILED, data: FAILED });
+      const refused = await latest();
+      expect(refused).toMatchObject({ status: 'failed', payment_method: 'stripe', gateway_ref: '' });
+      expect(refused.note).toMatch(/^checkout not started: StripeAuthenticationError/);
+      expect(refused.note).not.toContain('sk_test');
       alice.lang = 'zh';
-      expect((await alice.post('/api/user/stripe/pay', { amount: 2 })).body.data).toBe('无法创建 Stripe 支付会话，请稍后再试');
+      expect((await alice.post('/api/user/stripe/pay', { amount: 2 })).body.data).toBe('无法连接 Stripe 发起支付：该订单已标记为失败，未产生任何扣款，请稍后再试');
     } finally {
       alice.lang = 'en';
       await setOption('StripeApiSecret', 'sk_test_mg');
     }
+    // Stripe is down: a fake that stopped, so the connection is refused.
+    const gone = await startFakeStripe({ apiKey: 'sk_test_mg', webhookSecret: 'whsec_mg_endpoint' });
+    await gone.close();
+    await setOption('StripeApiBase', gone.url);
+    try {
+      expect((await alice.post('/api/user/stripe/pay', { amount: 3 })).body).toEqual({ success: false, message: FAILED, data: FAILED });
+      const down = await latest();
+      expect(down).toMatchObject({ status: 'failed', amount: 3, gateway_ref: '' });
+      expect(down.note).toMatch(/^checkout not started: StripeConnectionError/);
+      // In the order lists as failed, never as pending.
+      expect((await alice.get(`/api/topup/self?trade_no=${down.trade_no}`)).body.data).toMatchObject({ trade_no: down.trade_no, status: 'failed' });
+      expect((await root.get(`/api/topup/?keyword=${down.trade_no}&p=0&page_size=10`)).body.data.items).toMatchObject([{ trade_no: down.trade_no, status: 'failed' }]);
+    } finally {
+      await setOption('StripeApiBase', stripe.url);
+    }
+    expect(await quota(alice.userId!)).toBe(before);
+    // Back up: the next order goes through as usual, credited exactly once through the ledger.
+    const { tradeNo, session } = await placeOrder(alice, 2);
+    expect((await stripe.pay(session))[0]!.status).toBe(200);
+    expect((await order(tradeNo)).status).toBe('success');
+    expect(await quota(alice.userId!)).toBe(before + 2 * QUOTA_PER_DOLLAR);
+    expect(await ledger(tradeNo)).toEqual([2 * QUOTA_PER_DOLLAR]);
+    const books = await reconcile(srv.ctx.db.db);
+    expect(books.mismatches).toEqual([]);
+    expect(books.ok).toBe(true);
   });
 });

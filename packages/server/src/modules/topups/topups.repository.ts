@@ -98,6 +98,22 @@ export class TopUpsRepository {
       .updateTable('top_ups')
       .set({ status: TopUpStatus.Success, complete_time: now })
       .where('trade_no', '=', tradeNo)
+      // A payment reported for an order marked failed (its session was made after all, e.g. the
+      // answer was lost on the way back) is money received: it is credited like a pending one.
+      .where('status', 'in', [TopUpStatus.Pending, TopUpStatus.Failed])
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /**
+   * An order whose payment could not be started (the payment service refused or could not be
+   * reached): failed, with the reason, so it does not wait as pending forever. Only a pending order.
+   */
+  async markFailed(tradeNo: string, note: string): Promise<boolean> {
+    const r = await this.handle.db
+      .updateTable('top_ups')
+      .set({ status: TopUpStatus.Failed, note })
+      .where('trade_no', '=', tradeNo)
       .where('status', '=', TopUpStatus.Pending)
       .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;

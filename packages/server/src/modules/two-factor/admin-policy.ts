@@ -16,6 +16,10 @@ const ENROLMENT_ROUTES = new Set([
   'GET /api/user/2fa/status',
   'POST /api/user/2fa/setup',
   'POST /api/user/2fa/enable',
+  // A passkey is a second factor too (modules/passkeys).
+  'GET /api/user/passkey',
+  'POST /api/user/passkey/register/options',
+  'POST /api/user/passkey/register',
 ]);
 
 /**

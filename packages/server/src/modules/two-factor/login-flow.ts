@@ -21,7 +21,12 @@ export class LoginFlows {
   constructor(private readonly store: SharedStore) {}
 
   private key(token: string): string {
-    return `2fa-login:${createHash('sha256').update(token).digest('base64url')}`;
+    return `2fa-login:${this.fingerprint(token)}`;
+  }
+
+  /** A flow token's public name (its hash): what a passkey challenge of this sign-in is bound to. */
+  fingerprint(token: string): string {
+    return createHash('sha256').update(token).digest('base64url');
   }
 
   async issue(pending: PendingLogin): Promise<string> {

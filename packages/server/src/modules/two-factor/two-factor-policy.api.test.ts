@@ -54,7 +54,7 @@ describe('the admin policy, root reset and provider sign-ins', () => {
     expect((await adminAgain.put('/api/user/self', { display_name: 'x' })).body).toEqual(ENROL);
     // What enrolment needs still works, and says why.
     expect((await adminAgain.get('/api/user/self')).body.success).toBe(true);
-    expect((await adminAgain.get('/api/user/2fa/status')).body.data).toEqual({ enabled: false, backup_codes_remaining: 0, enrolment_required: true });
+    expect((await adminAgain.get('/api/user/2fa/status')).body.data).toEqual({ enabled: false, backup_codes_remaining: 0, enrolment_required: true, passkeys: 0 });
     // A common user is not concerned; nor is root's access token (a credential made on purpose, like an API key).
     expect((await user.get('/api/token/?p=1')).body.success).toBe(true);
     const script = new ApiClient(srv.url);

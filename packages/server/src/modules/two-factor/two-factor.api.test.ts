@@ -69,7 +69,7 @@ describe.each(backends())('TOTP two-factor sign-in on two nodes over %s', (label
     expect(setup.body.data.qr_code_data).toMatch(new RegExp(`^otpauth://totp/.*en${suffix}\\?.*secret=${setup.body.data.secret}`));
     expect(setup.body.data.qr_code).toMatch(/^data:image\/png;base64,/);
     // Not on until confirmed: a password alone still signs in.
-    expect((await c.get('/api/user/2fa/status')).body.data).toEqual({ enabled: false, backup_codes_remaining: 0, enrolment_required: false });
+    expect((await c.get('/api/user/2fa/status')).body.data).toEqual({ enabled: false, backup_codes_remaining: 0, enrolment_required: false, passkeys: 0 });
     expect((await new ApiClient(a.url).login(`en${suffix}`, 'password123')).body.data.require_2fa).toBeUndefined();
     expect((await c.post('/api/user/2fa/enable', { code: '000000' })).body).toEqual(WRONG);
 
@@ -79,7 +79,7 @@ describe.each(backends())('TOTP two-factor sign-in on two nodes over %s', (label
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
     for (const code of codes) expect(code).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
-    expect((await c.get('/api/user/2fa/status')).body.data).toEqual({ enabled: true, backup_codes_remaining: 10, enrolment_required: false });
+    expect((await c.get('/api/user/2fa/status')).body.data).toEqual({ enabled: true, backup_codes_remaining: 10, enrolment_required: false, passkeys: 0 });
 
     const row = await a.ctx.db.db.selectFrom('two_factor').selectAll().where('user_id', '=', c.userId!).executeTakeFirstOrThrow();
     expect(row.secret.startsWith('enc:v1:')).toBe(true);
@@ -200,7 +200,7 @@ describe.each(backends())('TOTP two-factor sign-in on two nodes over %s', (label
     const { backup } = await enrol(owner);
     expect((await owner.post('/api/user/2fa/disable', { code: 'abcde-fghjk' })).body).toEqual(WRONG);
     expect((await owner.post('/api/user/2fa/disable', { code: backup[3] })).body).toEqual({ success: true, message: '' });
-    expect((await owner.get('/api/user/2fa/status')).body.data).toEqual({ enabled: false, backup_codes_remaining: 0, enrolment_required: false });
+    expect((await owner.get('/api/user/2fa/status')).body.data).toEqual({ enabled: false, backup_codes_remaining: 0, enrolment_required: false, passkeys: 0 });
     const plain = await new ApiClient(b.url).login(`of${suffix}`, 'password123');
     expect(plain.body.data).toMatchObject({ username: `of${suffix}` });
     expect(await a.ctx.db.db.selectFrom('two_factor_backup_codes').select('id').where('user_id', '=', owner.userId!).execute()).toEqual([]);

@@ -21,6 +21,13 @@ export class TwoFactorRepository {
     return r && { userId: Number(r.user_id), secret: r.secret, enabled: Number(r.enabled) === 1, lastStep: Number(r.last_step) };
   }
 
+  /** Of these users, those with TOTP on (one query). */
+  async enabledAmong(userIds: readonly number[]): Promise<Set<number>> {
+    if (userIds.length === 0) return new Set();
+    const rows = await this.db.selectFrom('two_factor').select('user_id').where('user_id', 'in', [...userIds]).where('enabled', '=', 1).execute();
+    return new Set(rows.map((r) => Number(r.user_id)));
+  }
+
   async isEnabled(userId: number): Promise<boolean> {
     const r = await this.db.selectFrom('two_factor').select('enabled').where('user_id', '=', userId).executeTakeFirst();
     return Number(r?.enabled ?? 0) === 1;

@@ -1,5 +1,6 @@
 import { Role, UserStatus } from '@modelgate/shared';
-import type { TwoFactorStatus } from '@modelgate/shared/api';
+import type { AuthenticationResponse, SecondFactorMethods, TwoFactorStatus } from '@modelgate/shared/api';
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import QRCode from 'qrcode';
 // Its own sealing purpose (derived key), so a secret moved elsewhere does not open; rotation re-seals it.
 import { TWO_FACTOR_SECRET_PURPOSE } from '../../crypto/reseal.js';
@@ -11,6 +12,8 @@ import type { LoginThrottle } from '../../http/login-throttle.js';
 import type { SessionStore } from '../../http/session-store.js';
 import { nowSec } from '../../http/reply.js';
 import type { OptionsService } from '../options/options.service.js';
+import type { PasskeyService } from '../passkeys/passkeys.service.js';
+import type { RelyingParty } from '../passkeys/relying-party.js';
 import type { UsersRepository } from '../users/users.repository.js';
 import { hashBackupCode, newBackupCodes } from './backup-codes.js';
 import type { LoginFlows, PendingLogin } from './login-flow.js';
@@ -27,9 +30,15 @@ export interface TwoFactorDeps {
   /** Wrong codes per account, counted like wrong passwords (http/login-throttle.ts). */
   throttle: LoginThrottle;
   flows: LoginFlows;
+  /** Passkeys: each is a second factor too (docs/security.md#passkeys). */
+  passkeys: PasskeyService;
 }
 
-/** TOTP enrolment, sign-in verification and recovery (docs/security.md#second-factor). */
+/**
+ * The second factor (docs/security.md#second-factor): TOTP enrolment, sign-in verification and
+ * recovery, and a passkey as the other kind of second factor. An account has a second factor when
+ * TOTP is on or it has a passkey; then a password or provider sign-in waits for either.
+ */
 export class TwoFactorService {
   /** Unix seconds: which TOTP step is current (tests move it to step through codes). */
   clock: () => number = nowSec;
@@ -45,23 +54,32 @@ export class TwoFactorService {
     return `2fa:user:${userId}`;
   }
 
-  isEnabled(userId: number): Promise<boolean> {
-    return this.deps.repo.isEnabled(userId);
+  /** TOTP is on, or the account has a passkey: a sign-in waits for the second factor. */
+  async isEnabled(userId: number): Promise<boolean> {
+    return (await this.deps.repo.isEnabled(userId)) || (await this.deps.passkeys.count(userId)) > 0;
   }
 
-  /** The admin policy is on and this admin or root has no second factor yet. */
+  /** The admin policy is on and this admin or root has no second factor yet (neither TOTP nor a passkey). */
   async enrolmentRequired(user: Pick<AuthUser, 'id' | 'role'>): Promise<boolean> {
     if (user.role < Role.Admin || !this.deps.options.bool('TwoFactorRequiredForAdmins')) return false;
-    return !(await this.deps.repo.isEnabled(user.id));
+    return !(await this.isEnabled(user.id));
   }
 
   async status(me: AuthUser): Promise<TwoFactorStatus> {
     const enabled = await this.deps.repo.isEnabled(me.id);
+    const passkeys = await this.deps.passkeys.count(me.id);
     return {
       enabled,
       backup_codes_remaining: enabled ? await this.deps.repo.unusedBackupCodes(me.id) : 0,
-      enrolment_required: !enabled && (await this.enrolmentRequired(me)),
+      enrolment_required: !enabled && passkeys === 0 && (await this.enrolmentRequired(me)),
+      passkeys,
     };
+  }
+
+  /** TOTP state and passkey counts for a page of users, in two queries whatever its length (the admin user list). */
+  async summaries(userIds: readonly number[]): Promise<Map<number, { totp: boolean; passkeys: number }>> {
+    const [totp, passkeys] = await Promise.all([this.deps.repo.enabledAmong(userIds), this.deps.passkeys.countByUsers(userIds)]);
+    return new Map(userIds.map((id) => [id, { totp: totp.has(id), passkeys: passkeys.get(id) ?? 0 }]));
   }
 
   async setup(me: AuthUser): Promise<{ secret: string; qr_code_data: string; qr_code: string }> {
@@ -110,26 +128,71 @@ export class TwoFactorService {
    * account); the token is then spent, so it signs in once. Answers the user to start a session for.
    */
   async finishLogin(token: string, code: string): Promise<{ row: UserRow; defaultPassword: boolean }> {
-    const flow = await this.deps.flows.peek(token);
-    if (!flow) throw new AppError('TWO_FACTOR_FLOW_EXPIRED');
+    const flow = await this.liveFlow(token);
     const userId = flow.pending.userId;
     const row = await this.deps.users.findActiveById(userId);
     // Banned or deleted since the password was checked: the same answer as a wrong password.
     if (!row || row.status !== UserStatus.Enabled) throw new AppError('LOGIN_FAILED');
     const rec = await this.deps.repo.find(userId);
-    // Reset by root meanwhile: the pending sign-in predates the reset, sign in again.
-    if (!rec?.enabled) throw new AppError('TWO_FACTOR_FLOW_EXPIRED');
+    if (!rec?.enabled) {
+      // Passkeys only: a code cannot finish this sign-in.
+      if ((await this.deps.passkeys.count(userId)) > 0) throw new AppError('TWO_FACTOR_USE_PASSKEY');
+      // Reset by root meanwhile: the pending sign-in predates the reset, sign in again.
+      throw new AppError('TWO_FACTOR_FLOW_EXPIRED');
+    }
     await this.guarded(userId, () => this.takeAnyCode(rec, code));
+    return this.spendFlow(token, row, flow);
+  }
+
+  /** Which second factors a pending sign-in can be finished with. */
+  async methods(token: string): Promise<SecondFactorMethods> {
+    const flow = await this.liveFlow(token);
+    const userId = flow.pending.userId;
+    return { totp: await this.deps.repo.isEnabled(userId), passkey: (await this.deps.passkeys.count(userId)) > 0 };
+  }
+
+  /** Options to finish a pending sign-in with one of the account's passkeys. */
+  async passkeyOptions(token: string, rp: RelyingParty): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    const flow = await this.liveFlow(token);
+    return this.deps.passkeys.secondFactorOptions(flow.pending.userId, this.deps.flows.fingerprint(token), rp);
+  }
+
+  /**
+   * Finishes a pending sign-in with a passkey: the assertion must answer a challenge issued for
+   * this flow token, with one of the account's own passkeys; a wrong one is counted by the
+   * per-account throttle like a wrong code. The flow token is then spent.
+   */
+  async finishLoginWithPasskey(token: string, response: AuthenticationResponse, rp: RelyingParty): Promise<{ row: UserRow; defaultPassword: boolean }> {
+    const flow = await this.liveFlow(token);
+    const userId = flow.pending.userId;
+    const row = await this.deps.users.findActiveById(userId);
+    if (!row || row.status !== UserStatus.Enabled) throw new AppError('LOGIN_FAILED');
+    await this.guarded(userId, () => this.deps.passkeys.verifySecondFactor(userId, this.deps.flows.fingerprint(token), response, rp), 'PASSKEY_VERIFY_FAILED');
+    return this.spendFlow(token, row, flow);
+  }
+
+  private async liveFlow(token: string): Promise<{ pending: PendingLogin; stored: string }> {
+    const flow = await this.deps.flows.peek(token);
+    if (!flow) throw new AppError('TWO_FACTOR_FLOW_EXPIRED');
+    return flow;
+  }
+
+  /** Spends the flow token: of two requests finishing one sign-in, one gets the session. */
+  private async spendFlow(token: string, row: UserRow, flow: { pending: PendingLogin; stored: string }): Promise<{ row: UserRow; defaultPassword: boolean }> {
     if (!(await this.deps.flows.finish(token, flow.stored))) throw new AppError('TWO_FACTOR_FLOW_EXPIRED');
     return { row, defaultPassword: flow.pending.defaultPassword };
   }
 
-  /** Root's reset for a user who lost their device (audited by the route); ends that user's sessions. */
+  /**
+   * Root's reset for a user who lost their device (audited by the route): TOTP, its backup codes
+   * and every passkey go; that user's sessions end.
+   */
   async resetByRoot(userId: number): Promise<void> {
     const target = await this.deps.users.findAnyById(userId);
     if (!target) throw new AppError('USER_NOT_FOUND');
-    if (!(await this.deps.repo.isEnabled(userId))) throw new AppError('TWO_FACTOR_NOT_ENABLED');
+    if (!(await this.isEnabled(userId))) throw new AppError('TWO_FACTOR_NOT_ENABLED');
     await this.deps.repo.remove(userId);
+    await this.deps.passkeys.removeAll(userId);
     await this.deps.throttle.succeed(this.account(userId));
     await this.deps.sessions.revokeUser(userId);
   }
@@ -140,13 +203,13 @@ export class TwoFactorService {
     return rec;
   }
 
-  /** Runs a code check under the per-account throttle: refused while locked, a wrong code counted. */
-  private async guarded(userId: number, check: () => Promise<boolean>): Promise<void> {
+  /** Runs a second-factor check under the per-account throttle: refused while locked, a wrong code (or passkey) counted. */
+  private async guarded(userId: number, check: () => Promise<boolean>, wrong: 'TWO_FACTOR_CODE_INVALID' | 'PASSKEY_VERIFY_FAILED' = 'TWO_FACTOR_CODE_INVALID'): Promise<void> {
     const account = this.account(userId);
     await this.deps.throttle.check(account);
     if (!(await check())) {
       await this.deps.throttle.fail(account);
-      throw new AppError('TWO_FACTOR_CODE_INVALID');
+      throw new AppError(wrong);
     }
     await this.deps.throttle.succeed(account);
   }

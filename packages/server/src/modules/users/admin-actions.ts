@@ -1,4 +1,4 @@
-import { Role, UserStatus } from '@modelgate/shared';
+import { Role, serialisePeriodLimits, UserStatus, type PeriodLimits } from '@modelgate/shared';
 import type { UserRow } from '../../db/schema.js';
 import type { AuthUser } from '../../http/auth.js';
 import { AppError } from '../../http/errors.js';
@@ -49,6 +49,8 @@ export interface AdminEdit {
   role?: number;
   email?: string;
   concurrency_limit?: number;
+  /** Caps per window, already validated by the route's schema (shared/api/plans.ts). */
+  period_limits?: PeriodLimits;
 }
 
 /** The refusal for a name in use: as typed, or in another case (`ROOT` when `root` exists). */
@@ -93,5 +95,6 @@ export async function adminEditPatch(
   }
   if (body.role !== undefined && body.role !== target.role) patch.role = body.role;
   if (body.concurrency_limit !== undefined) patch.concurrency_limit = body.concurrency_limit;
+  if (body.period_limits !== undefined) patch.period_limits = serialisePeriodLimits(body.period_limits);
   return patch;
 }

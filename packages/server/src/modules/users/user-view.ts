@@ -1,3 +1,4 @@
+import { parsePeriodLimits, type WindowMeter } from '@modelgate/shared';
 import type { SelfUser, SessionUser, User } from '@modelgate/shared/api';
 import type { UserRow } from '../../db/schema.js';
 
@@ -6,8 +7,8 @@ import type { UserRow } from '../../db/schema.js';
  * null when active; never the password hash. The access token is only in the owner's own view.
  */
 export function userView(row: UserRow): User;
-export function userView(row: UserRow, opts: { includeSecrets: true }): SelfUser;
-export function userView(row: UserRow, opts: { includeSecrets?: boolean } = {}): User | SelfUser {
+export function userView(row: UserRow, opts: { includeSecrets: true; windows: WindowMeter[] }): SelfUser;
+export function userView(row: UserRow, opts: { includeSecrets?: boolean; windows?: WindowMeter[] } = {}): User | SelfUser {
   const view: User = {
     id: row.id,
     username: row.username,
@@ -33,8 +34,9 @@ export function userView(row: UserRow, opts: { includeSecrets?: boolean } = {}):
     created_at: Number(row.created_at),
     DeletedAt: row.deleted_at === null ? null : new Date(Number(row.deleted_at) * 1000).toISOString(),
     concurrency_limit: Number(row.concurrency_limit ?? 0),
+    period_limits: parsePeriodLimits(row.period_limits),
   };
-  return opts.includeSecrets ? { ...view, access_token: row.access_token ?? '' } : view;
+  return opts.includeSecrets ? { ...view, access_token: row.access_token ?? '', windows: opts.windows ?? [] } : view;
 }
 
 /** The login answer the console stores as `localStorage.user`. */

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import type { UserRow } from '../../db/schema.js';
 import { authGuards, caller } from '../../http/auth.js';
 import { requestLang } from '../../http/errors.js';
 import { idempotency } from '../../http/idempotency.js';
@@ -12,7 +13,7 @@ import { afterFirstFactor } from '../two-factor/sign-in.js';
 import { loginView, userView } from './user-view.js';
 
 /** The part of the application context this file uses. */
-type Deps = Pick<AppContext, 'config' | 'modelsForGroups' | 'options' | 'rateLimitStore' | 'sessions' | 'twoFactor' | 'users' | 'usersService'>;
+type Deps = Pick<AppContext, 'config' | 'modelsForGroups' | 'options' | 'plans' | 'rateLimitStore' | 'sessions' | 'twoFactor' | 'users' | 'usersService'>;
 
 /** `/api/user/*` (spec §7 Users); schemas in `@modelgate/shared/api` (auth.ts, users.ts). */
 export function usersRoutes(app: FastifyInstance, ctx: Deps): void {
@@ -45,7 +46,11 @@ export function usersRoutes(app: FastifyInstance, ctx: Deps): void {
 
   declare('GET /api/user/groups', {}, async (req) => ok(groupsWithRatios(ctx, ctx.options.usableGroups('', requestLang(req)))));
 
-  declare('GET /api/user/self', {}, async (req) => ok(userView(caller(req).row, { includeSecrets: true })));
+  declare('GET /api/user/self', {}, async (req) => {
+    const me = caller(req);
+    // The user's own windows and running plans as meters (modules/plans): scripts read them here.
+    return ok(userView(me.row, { includeSecrets: true, windows: await ctx.plans.meters(me.id) }));
+  });
   declare('GET /api/user/self/groups', {}, async (req) => {
     const me = caller(req);
     return ok(groupsWithRatios(ctx, ctx.options.usableGroups(me.group, requestLang(req)), me.group));
@@ -73,16 +78,21 @@ export function usersRoutes(app: FastifyInstance, ctx: Deps): void {
   });
 
   // --- admin ---
+  /** A page of users with their second factors, read for the whole page at once (no query per user). */
+  const listed = async (rows: UserRow[]) => {
+    const factors = await ctx.twoFactor.summaries(rows.map((r) => r.id));
+    return rows.map((r) => ({ ...userView(r), two_factor: factors.get(r.id) ?? { totp: false, passkeys: 0 } }));
+  };
   declare('GET /api/user/', {}, async (req) => {
     const { page, pageSize, offset } = pageParams(req.query);
     const { items, total } = await ctx.users.search({ offset, limit: pageSize });
-    return ok({ items: items.map((r) => userView(r)), total, page, page_size: pageSize });
+    return ok({ items: await listed(items), total, page, page_size: pageSize });
   });
   declare('GET /api/user/search', {}, async (req) => {
     const q = req.query;
     const { page, pageSize, offset } = pageParams(q);
     const { items, total } = await ctx.users.search({ keyword: q.keyword, group: q.group, offset, limit: pageSize });
-    return ok({ items: items.map((r) => userView(r)), total, page, page_size: pageSize });
+    return ok({ items: await listed(items), total, page, page_size: pageSize });
   });
   declare('GET /api/user/:id', {}, async (req) => ok(userView(await svc.getForAdmin(caller(req), req.params.id))));
   declare('POST /api/user/', {}, async (req) => {

@@ -47,7 +47,7 @@ describe('contract version and docs/providers.md', () => {
       expect(row, `type ${type} is missing from docs/providers.md`).toBeDefined();
       const task = taskAdapterFor(type);
       if (a) expect(row, `type ${type}`).toEqual([`\`${a.slug}\``, [...a.modes].join(', ')]);
-      else if (task) expect(row, `type ${type}`).toEqual([`\`${task.slug}\``, `tasks at \`/${task.platform}/*\` (no \`/v1\` mode)`]);
+      else if (task) expect(row, `type ${type}`).toEqual([`\`${task.slug}\``, task.docsModes ?? `tasks at \`/${task.platform}/*\` (no \`/v1\` mode)`]);
       else expect(row, `type ${type}`).toEqual(['—', '— (501)']);
     }
   });

@@ -1,9 +1,10 @@
 import { midjourneyTaskAdapter } from './midjourney/task-adapter.js';
 import { sunoTaskAdapter } from './suno/task-adapter.js';
+import { videoTaskAdapter } from '../video/video-kind.js';
 import type { TaskAdapter } from './task-types.js';
 
 /** Channel type → task adapter: the one registration point of the task relays (like registry.ts for chat). */
-export const TASK_ADAPTERS: readonly TaskAdapter[] = [midjourneyTaskAdapter, sunoTaskAdapter];
+export const TASK_ADAPTERS: readonly TaskAdapter[] = [midjourneyTaskAdapter, sunoTaskAdapter, videoTaskAdapter];
 
 const BY_TYPE = new Map<number, TaskAdapter>();
 for (const a of TASK_ADAPTERS) {

@@ -25,6 +25,8 @@ export interface TaskRef {
   quota: number;
   submittedAtMs: number;
   failReason: string;
+  /** What the user knows the task as, when it is not the upstream's id (a video's public id): the refund log names it. */
+  label?: string;
 }
 
 /** The columns to write after an upstream's word, and where the task then stands. */
@@ -59,6 +61,8 @@ export interface TaskAdapter<Row = unknown, Patch = unknown> {
   types: readonly number[];
   /** Where its tasks are: `mj` rows live in `midjourneys`, every other kind's in `tasks` under this platform name. */
   platform: string;
+  /** The modes cell of its channel types' rows in docs/providers.md, when not `tasks at \`/<platform>/*\` (no \`/v1\` mode)`. */
+  docsModes?: string;
   /** The scheduler job (and its cluster lock) that polls this kind. */
   jobName: string;
   /** Sends `body` (or nothing, for a GET) to the upstream path below the channel's base URL. */

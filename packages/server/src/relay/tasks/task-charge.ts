@@ -46,6 +46,10 @@ export interface SubmitCharge<R> {
   send(): Promise<R>;
   /** Whether the upstream took the job: only then is the user charged. */
   accepted(reply: R): boolean;
+  /** The channel that took the job, when `send` may move on to another one (the log and the channel's usage name it); else `channelId`. */
+  channelOf?: (reply: R) => number;
+  /** The consume log's words and billing facts, when the kind bills otherwise than a fixed price per action (videos: per second). */
+  log?: { content: string; other: string };
 }
 
 /**
@@ -73,6 +77,7 @@ export async function chargedSubmit<R>(ctx: ChargeDeps, c: SubmitCharge<R>): Pro
     await ledger.release(requestId);
     return { reply, charged: 0, accepted: false };
   }
+  const channelId = c.channelOf?.(reply) ?? c.channelId;
   const settled = await ledger.settle({
     requestId,
     userId: payer.userId,
@@ -80,14 +85,14 @@ export async function chargedSubmit<R>(ctx: ChargeDeps, c: SubmitCharge<R>): Pro
     tokenLimited: payer.tokenLimited,
     reserved: quota,
     charge: quota,
-    channelId: c.channelId,
+    channelId,
     responseTimeMs: Date.now() - started,
     log: ctx.options.bool('LogConsumeEnabled')
       ? (charged) => ({
           user_id: payer.userId,
           created_at: Math.floor(Date.now() / 1000),
           type: LogType.Consume,
-          content: `模型固定价格 ${(quota / ctx.options.num('QuotaPerUnit')).toFixed(4)}，操作 ${c.action}`,
+          content: c.log?.content ?? `模型固定价格 ${(quota / ctx.options.num('QuotaPerUnit')).toFixed(4)}，操作 ${c.action}`,
           username: payer.username,
           token_name: payer.tokenName,
           model_name: c.model,
@@ -96,10 +101,10 @@ export async function chargedSubmit<R>(ctx: ChargeDeps, c: SubmitCharge<R>): Pro
           completion_tokens: 0,
           use_time: Math.floor((Date.now() - started) / 1000),
           is_stream: 0,
-          channel_id: c.channelId,
+          channel_id: channelId,
           token_id: payer.tokenId,
           group: payer.group,
-          other: '{}',
+          other: c.log?.other ?? '{}',
           request_id: requestId,
         })
       : null,

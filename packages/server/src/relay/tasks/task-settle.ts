@@ -31,7 +31,7 @@ export async function applyTaskItem<Row, Patch>(ctx: SettleDeps, kind: TaskAdapt
     if (step.state !== 'failure' || ref.quota <= 0) return { changed: true, refunded: false };
     const moved = await ctx.quotaLedger.move({ kind: 'refund', userId: ref.userId, quota: ref.quota, used: -ref.quota, ref: `${kind.refund.ref}:${ref.id}` }, trx);
     if (moved !== 'applied') return { changed: true, refunded: false };
-    await recordLog(ctx.db, { userId: ref.userId, type: LogType.System, content: kind.refund.log(ref.upstreamId, ref.quota), quota: ref.quota }, trx);
+    await recordLog(ctx.db, { userId: ref.userId, type: LogType.System, content: kind.refund.log(ref.label ?? ref.upstreamId, ref.quota), quota: ref.quota }, trx);
     return { changed: true, refunded: true };
   });
 }

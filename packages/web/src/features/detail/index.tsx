@@ -13,6 +13,7 @@ import { shareOption, timeSeriesOption, type ChartColors } from './chart-options
 import { DetailFilters } from './components/detail-filters';
 import { DetailTotals } from './components/detail-totals';
 import { EChart } from './echart';
+import { WindowMeters } from '../../components/window-meters';
 import './detail.css';
 
 function initialQuery(defaultTime: unknown): DataQuery {
@@ -44,6 +45,12 @@ export default function DetailPage() {
       {exportOff && <Alert type="warning" showIcon className="mg-detail-alert" title={t('exportOff')} />}
       <DetailFilters admin={admin} initial={query} loading={data.isFetching} onApply={setQuery} onGranularity={(granularity) => setQuery((q) => ({ ...q, granularity }))} />
       <DetailTotals totals={agg.totals} self={self.data} />
+      {/* The user's windows now (own limits and plans), as on the wallet. */}
+      {!!self.data?.windows.length && (
+        <Card size="small" title={t('limits:meters.title')} className="mg-detail-meters">
+          <WindowMeters meters={self.data.windows} />
+        </Card>
+      )}
       {agg.buckets.length === 0 && !data.isPending ? (
         <Empty className="mg-detail-empty" description={t('empty')} />
       ) : (

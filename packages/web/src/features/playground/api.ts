@@ -1,7 +1,7 @@
 import type { LogEntry, UsableGroup } from '@modelgate/shared/api';
 import i18n from '../../i18n';
-import { browser, call } from '../../lib/api';
-import { getStoredUser, setStoredUser } from '../../lib/storage';
+import { browser, call, sessionHeaders } from '../../lib/api';
+import { setStoredUser } from '../../lib/storage';
 
 export type { LogEntry, UsableGroup };
 
@@ -83,8 +83,7 @@ export async function streamChat(request: ChatRequest, signal: AbortSignal, onTe
       method: 'POST',
       headers: {
         'Content-Type': 'application/json',
-        'New-Api-User': String(getStoredUser()?.id ?? -1),
-        'Accept-Language': i18n.language?.startsWith('en') ? 'en' : 'zh',
+        ...sessionHeaders(),
       },
       body: JSON.stringify(body),
       credentials: 'same-origin',

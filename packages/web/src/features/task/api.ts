@@ -1,5 +1,5 @@
 import type { AsyncTaskView } from '@modelgate/shared/api';
-import { call } from '../../lib/api';
+import { call, sessionHeaders } from '../../lib/api';
 
 export type { AsyncTaskView };
 
@@ -23,4 +23,51 @@ export async function fetchTasks(admin: boolean, f: TaskFilters, page: number): 
     ? await call('GET /api/task/', { query: { ...common, channel_id: f.channel } })
     : await call('GET /api/task/self', { query: common });
   return Array.isArray(data) ? data : [];
+}
+
+/** What the console sends to make a video (the unified shape; `group` is the playground's). */
+export interface VideoSubmit {
+  model: string;
+  prompt: string;
+  duration?: number;
+  size?: string;
+  image?: string;
+}
+
+/** The submit's answer: the gateway's task id. */
+export interface VideoSubmitted {
+  id: string;
+  task_id: string;
+  status: string;
+}
+
+/** The error a video submit answered: the task shape's `{code, message}` or an OpenAI error object. */
+function submitError(status: number, text: string): string {
+  try {
+    const body = JSON.parse(text) as { message?: unknown; error?: { message?: unknown } };
+    const message = typeof body.message === 'string' ? body.message : body.error?.message;
+    if (typeof message === 'string' && message) return message;
+  } catch {
+    // not JSON
+  }
+  return `HTTP ${status}`;
+}
+
+/**
+ * `POST /pg/video/generations`: a video task billed to the signed-in user, with the console's
+ * session (the answer is the task shape, not the `/api` envelope). Rejects with the server's words.
+ */
+export async function submitVideo(body: VideoSubmit): Promise<VideoSubmitted> {
+  const response = await fetch('/pg/video/generations', {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      ...sessionHeaders(),
+    },
+    body: JSON.stringify(body),
+    credentials: 'same-origin',
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(submitError(response.status, text));
+  return JSON.parse(text) as VideoSubmitted;
 }

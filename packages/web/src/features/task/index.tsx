@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Card } from 'antd';
+import { Alert, Card } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session';
@@ -10,6 +10,10 @@ import dayjs from '../../lib/dayjs';
 import { isAdmin } from '../../lib/roles';
 import { fetchTasks, TASK_PAGE_SIZE, taskKeys, type TaskFilters } from './api';
 import { TaskTable } from './components/task-table';
+import { VideoSubmitButton } from './components/video-submit';
+import './task.css';
+
+const REFRESH_MS = 3000;
 
 /** Spec §9: the async task list starts at today's midnight, with no end. */
 function defaultWindow(): TaskFilterValues {
@@ -25,10 +29,17 @@ export default function TaskPage() {
   const [initial] = useState(defaultWindow);
   const [filters, setFilters] = useState<TaskFilters>(() => toFilters(initial));
   const [page, setPage] = useState(0);
-  const list = useQuery({ queryKey: taskKeys.list(admin, filters, page), queryFn: () => fetchTasks(admin, filters, page) });
+  // While a task of the page is unfinished, the list follows it (the server polls the upstreams).
+  const list = useQuery({
+    queryKey: taskKeys.list(admin, filters, page),
+    queryFn: () => fetchTasks(admin, filters, page),
+    refetchInterval: (q) => ((q.state.data ?? []).some((r) => r.progress !== '100%' && r.platform === 'video') ? REFRESH_MS : false),
+  });
   const items = list.data ?? [];
+  const following = items.some((r) => r.progress !== '100%' && r.platform === 'video');
   return (
-    <Card title={t('title.task')} className="mg-page-card">
+    <Card title={t('title.task')} className="mg-page-card" extra={<VideoSubmitButton onSubmitted={() => void list.refetch()} />}>
+      {following && <Alert className="mg-task-toolbar" type="info" showIcon title={t('video.autoRefresh')} />}
       <TaskFiltersForm
         admin={admin}
         idLabel={t('filter.taskId')}

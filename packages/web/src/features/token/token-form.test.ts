@@ -54,6 +54,14 @@ describe('buildTokenInputs', () => {
     expect('inputs' in off && off.inputs[0].model_limits).toBe('');
   });
 
+  it('sends only the windows that cap something, and refuses a negative or fractional cap', () => {
+    const limits = { '5h': { quota: 0, requests: 0 }, day: { quota: 500_000, requests: 0 }, week: { quota: 0, requests: 70 }, month: { quota: null, requests: null } };
+    const result = buildTokenInputs({ ...values, period_limits: limits as never }, 'create');
+    expect('inputs' in result && result.inputs[0].period_limits).toEqual({ day: { quota: 500_000, requests: 0 }, week: { quota: 0, requests: 70 } });
+    expect(buildTokenInputs({ ...values, period_limits: { day: { quota: -1, requests: 0 } } }, 'create')).toEqual({ problem: 'badPeriodLimit' });
+    expect(buildTokenInputs({ ...values, period_limits: { week: { quota: 0, requests: 2.5 } } }, 'create')).toEqual({ problem: 'badPeriodLimit' });
+  });
+
   it('keeps allow_ips one per line without blanks', () => {
     const result = buildTokenInputs({ ...values, allow_ips: ' 1.2.3.4 \n\n10.0.0.0/8\n' }, 'create');
     expect('inputs' in result && result.inputs[0].allow_ips).toBe('1.2.3.4\n10.0.0.0/8');
@@ -80,6 +88,7 @@ describe('tokenToFormValues', () => {
       group: 'vip',
       rpm_limit: 60,
       tpm_limit: 0,
+      period_limits: { day: { quota: 0, requests: 100 } },
     } satisfies Token;
     expect(tokenToFormValues(token)).toMatchObject({
       expiry: '',
@@ -88,6 +97,8 @@ describe('tokenToFormValues', () => {
       remain_quota: 10,
       rpm_limit: 60,
       tpm_limit: 0,
+      // Every window in the form, the unset ones at 0.
+      period_limits: { '5h': { quota: 0, requests: 0 }, day: { quota: 0, requests: 100 }, week: { quota: 0, requests: 0 }, month: { quota: 0, requests: 0 } },
     });
   });
 });

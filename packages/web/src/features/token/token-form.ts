@@ -1,4 +1,5 @@
-import { DEFAULT_TOKEN_QUOTA } from '@modelgate/shared';
+import { DEFAULT_TOKEN_QUOTA, periodLimitsProblem, type PeriodLimits } from '@modelgate/shared';
+import { periodLimitsBody, periodLimitsFormValue } from '../../lib/period-limits';
 import { randomAlphanumeric } from '../../lib/random';
 import { formatExpiry, parseExpiry } from '../../lib/token-expiry';
 import type { TokenBody } from '@modelgate/shared/api';
@@ -18,6 +19,8 @@ export interface TokenFormValues {
   /** Requests and tokens per minute; 0 = no limit. */
   rpm_limit: number;
   tpm_limit: number;
+  /** Caps per window (components/period-limits-fields.tsx). */
+  period_limits: PeriodLimits;
 }
 
 export const COUNT_PRESETS = [10, 20, 30, 100];
@@ -34,6 +37,7 @@ export const DEFAULT_TOKEN_VALUES: TokenFormValues = {
   group: '',
   rpm_limit: 0,
   tpm_limit: 0,
+  period_limits: periodLimitsFormValue(undefined),
 };
 
 export function tokenToFormValues(token: Token): TokenFormValues {
@@ -52,10 +56,11 @@ export function tokenToFormValues(token: Token): TokenFormValues {
     group: token.group ?? '',
     rpm_limit: token.rpm_limit ?? 0,
     tpm_limit: token.tpm_limit ?? 0,
+    period_limits: periodLimitsFormValue(token.period_limits),
   };
 }
 
-export type TokenFormProblem = 'nameRequired' | 'badExpiry' | 'badQuota' | 'badCount' | 'badLimit';
+export type TokenFormProblem = 'nameRequired' | 'badExpiry' | 'badQuota' | 'badCount' | 'badLimit' | 'badPeriodLimit';
 
 export type TokenFormResult = { problem: TokenFormProblem } | { inputs: Required<TokenBody>[] };
 
@@ -79,6 +84,8 @@ export function buildTokenInputs(
   const rpm = Number(values.rpm_limit ?? 0);
   const tpm = Number(values.tpm_limit ?? 0);
   if (![rpm, tpm].every((n) => Number.isSafeInteger(n) && n >= 0)) return { problem: 'badLimit' };
+  const periods = periodLimitsBody(values.period_limits);
+  if (periodLimitsProblem(values.period_limits ?? {}) !== null) return { problem: 'badPeriodLimit' };
 
   const base: Omit<Required<TokenBody>, 'name'> = {
     remain_quota: Number.isInteger(quota) && quota >= 0 ? quota : 0,
@@ -94,6 +101,7 @@ export function buildTokenInputs(
     group: values.group ?? '',
     rpm_limit: rpm,
     tpm_limit: tpm,
+    period_limits: periods,
   };
   const inputs = Array.from({ length: count }, (_, index) => ({
     ...base,

@@ -131,6 +131,7 @@ describe('token drawer', () => {
       group: '',
       rpm_limit: 0,
       tpm_limit: 0,
+      period_limits: {},
     });
     for (const post of posts.slice(1)) expect(post.name).toMatch(/^batch-[A-Za-z0-9]{6}$/);
     expect(await screen.findByText('令牌创建成功，请在列表页面点击复制获取令牌！')).toBeTruthy();

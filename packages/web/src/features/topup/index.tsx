@@ -12,6 +12,9 @@ import { OrdersPanel } from './components/orders-panel';
 import { PaymentResult } from './components/payment-result';
 import { RedeemCard } from './components/redeem-card';
 import { StripeCard } from './components/stripe-card';
+import { LimitsCard } from '../plan/wallet/limits-card';
+import { MyPlansCard } from '../plan/wallet/my-plans-card';
+import { PlansCard } from '../plan/wallet/plans-card';
 import './topup.css';
 
 function Wallet() {
@@ -53,6 +56,18 @@ function Wallet() {
             </Col>
           )}
         </Row>
+      </Col>
+      {/* Periodic limits and plans (issue 32): the meters, the user's plans in draw order, and plans on sale. */}
+      {self.data?.windows.some((w) => w.scope === 'user') && (
+        <Col span={24}>
+          <LimitsCard windows={self.data.windows} />
+        </Col>
+      )}
+      <Col xs={24} xl={12}>
+        <MyPlansCard />
+      </Col>
+      <Col xs={24} xl={12}>
+        <PlansCard />
       </Col>
     </Row>
   );

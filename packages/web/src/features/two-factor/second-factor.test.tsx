@@ -11,6 +11,7 @@ describe('two-factor sign-in step', () => {
     let wrong = true;
     const server = mockApi({
       'POST /api/user/login': () => ok({ require_2fa: true, flow_token: 'flow-123' }),
+      'POST /api/user/login/2fa/methods': () => ok({ totp: true, passkey: false }),
       'POST /api/user/login/2fa': () => (wrong ? fail('验证码或备用码错误，请重试') : ok(ALICE)),
       'GET /api/token/': () => ok([]),
     });
@@ -34,6 +35,43 @@ describe('two-factor sign-in step', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/token'));
     expect(server.find('POST', '/api/user/login/2fa').at(-1)?.body).toEqual({ flow_token: 'flow-123', code: 'abcde-fghjk' });
     expect(JSON.parse(localStorage.getItem('user')!)).toMatchObject({ id: 5, username: 'alice' });
+  });
+
+  it('offers the passkey alone to an account whose second factor is a passkey, and says when the browser cannot use one', async () => {
+    const server = mockApi({
+      'POST /api/user/login': () => ok({ require_2fa: true, flow_token: 'flow-pk' }),
+      'POST /api/user/login/2fa/methods': () => ok({ totp: false, passkey: true }),
+      'POST /api/user/login/2fa/passkey/options': () => ok({ challenge: 'c2lnbi1pbg', rpId: 'localhost', allowCredentials: [{ id: 'a2V5', type: 'public-key' }], userVerification: 'preferred' }),
+    });
+    renderApp('/login');
+    await screen.findByLabelText('用户名或邮箱');
+    fill('用户名或邮箱', 'alice');
+    fill('密码', 'password123');
+    fireEvent.click(screen.getByRole('button', { name: '登录' }));
+
+    expect(await screen.findByText('密码正确。请使用您的通行密钥确认，以完成登录。')).toBeTruthy();
+    expect(screen.queryByLabelText('验证码')).toBeNull();
+    expect(server.find('POST', '/api/user/login/2fa/methods')[0].body).toEqual({ flow_token: 'flow-pk' });
+    // jsdom has no WebAuthn: the options are fetched for this sign-in, then the browser's refusal is said in the user's language.
+    fireEvent.click(screen.getByRole('button', { name: /使用通行密钥/ }));
+    expect(await screen.findByText('当前浏览器不支持通行密钥。')).toBeTruthy();
+    expect(server.find('POST', '/api/user/login/2fa/passkey/options')[0].body).toEqual({ flow_token: 'flow-pk' });
+    expect(localStorage.getItem('user')).toBeNull();
+  });
+
+  it('offers the code form and a passkey when the account has both', async () => {
+    mockApi({
+      'POST /api/user/login': () => ok({ require_2fa: true, flow_token: 'flow-both' }),
+      'POST /api/user/login/2fa/methods': () => ok({ totp: true, passkey: true }),
+    });
+    renderApp('/login');
+    await screen.findByLabelText('用户名或邮箱');
+    fill('用户名或邮箱', 'alice');
+    fill('密码', 'password123');
+    fireEvent.click(screen.getByRole('button', { name: '登录' }));
+    expect(await screen.findByLabelText('验证码')).toBeTruthy();
+    expect(await screen.findByRole('button', { name: /使用通行密钥/ })).toBeTruthy();
+    expect(screen.getByText('或')).toBeTruthy();
   });
 
   it('is the login screen again when opened without a pending sign-in (a reload)', async () => {

@@ -1,16 +1,20 @@
 import { SafetyCertificateOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Form, Image, Input, Space, Tag, Typography } from 'antd';
-import { useState } from 'react';
+import { Alert, Button, Card, Divider, Form, Image, Input, Skeleton, Space, Tag, Typography } from 'antd';
+import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showSuccess } from '../../lib/feedback';
 import { disableTwoFactor, enableTwoFactor, fetchTwoFactorStatus, regenerateBackupCodes, startTwoFactorSetup, twoFactorKeys } from './api';
 import { BackupCodesView } from './backup-codes-view';
 import { CodePromptModal } from './code-prompt-modal';
+import { PasskeysSection } from './passkeys-section';
 
 type Prompt = 'disable' | 'regenerate' | null;
 
-/** Personal settings → security: two-factor status, enrolment with a QR code, backup codes, turning it off. */
+/**
+ * Personal settings → security: TOTP (status, enrolment with a QR code, backup codes, turning it
+ * off) and, beside it, the account's passkeys; either is a second factor.
+ */
 export function SecurityCard() {
   const { t } = useTranslation('setting');
   const queryClient = useQueryClient();
@@ -106,7 +110,15 @@ export function SecurityCard() {
 
   return (
     <Card title={t('twoFactor.title')} data-testid="security-card">
+      <Typography.Title level={5} className="mg-passkeys-title">
+        {t('twoFactor.appTitle')}
+      </Typography.Title>
       {body}
+      <Divider />
+      {/* Its texts are the `passkey` namespace, fetched on first use. */}
+      <Suspense fallback={<Skeleton active title={false} paragraph={{ rows: 2 }} />}>
+        <PasskeysSection />
+      </Suspense>
       <CodePromptModal
         open={prompt !== null}
         title={prompt === 'disable' ? t('twoFactor.disableTitle') : t('twoFactor.regenerateTitle')}

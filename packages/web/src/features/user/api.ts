@@ -1,8 +1,8 @@
-import type { CreateUserBody, ManageAction, Paged, UpdateUserBody, User } from '@modelgate/shared/api';
+import type { CreateUserBody, ManageAction, Paged, UpdateUserBody, User, UserListItem } from '@modelgate/shared/api';
 import { call } from '../../lib/api';
 
 /** A user as the admin screens see it (`DeletedAt` set means the account was cancelled, G3). */
-export type { User };
+export type { User, UserListItem };
 export type { ManageAction, Paged };
 
 export interface UserQuery {
@@ -19,7 +19,7 @@ export const userKeys = {
 };
 
 /** Paged style (console-api.md §5): 1-based `p`; the search endpoint is used once a filter is set. */
-export async function fetchUsers(query: UserQuery): Promise<Paged<User>> {
+export async function fetchUsers(query: UserQuery): Promise<Paged<UserListItem>> {
   const paging = { p: query.page, page_size: query.pageSize };
   const data =
     query.keyword || query.group
@@ -51,12 +51,12 @@ export function manageUser(id: number, action: ManageAction): Promise<{ status: 
 }
 
 /** The row after a manage action: delete marks it cancelled; others take the returned status and role. */
-export function applyManageResult(
-  user: User,
+export function applyManageResult<T extends User>(
+  user: T,
   action: ManageAction,
   result: { status?: number; role?: number } | null | undefined,
   now: Date = new Date(),
-): User {
+): T {
   if (action === 'delete') return { ...user, DeletedAt: now.toISOString() };
   return {
     ...user,

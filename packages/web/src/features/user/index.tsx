@@ -12,6 +12,7 @@ import {
   userKeys,
   type ManageAction,
   type User,
+  type UserListItem,
   type Paged,
   type UserQuery,
 } from './api';
@@ -43,7 +44,7 @@ export default function UserManagementPage() {
       showSuccess(t('action.done'));
       // Patch the row in place, like the reference: the list is not refetched, so a deleted user
       // stays visible as cancelled on this page.
-      queryClient.setQueryData<Paged<User>>(listKey, (old) =>
+      queryClient.setQueryData<Paged<UserListItem>>(listKey, (old) =>
         old && { ...old, items: old.items.map((row) => (row.id === user.id ? applyManageResult(row, action, result) : row)) },
       );
     },

@@ -4,13 +4,13 @@ import { button, buttons, popover } from '../../test/dom';
 import { aUser } from '../../test/fixtures';
 import { done, mockApi, ok, status } from '../../test/mock-api';
 import { renderApp, ROOT_USER } from '../../test/render';
-import type { User } from './api';
+import type { UserListItem } from './api';
 
-function makeUser(id: number, overrides: Partial<User> = {}): User {
-  return aUser(id, { quota: 1_000_000, used_quota: 250_000, request_count: 12345, ...overrides });
+function makeUser(id: number, overrides: Partial<UserListItem> = {}): UserListItem {
+  return { ...aUser(id, { quota: 1_000_000, used_quota: 250_000, request_count: 12345 }), two_factor: { totp: false, passkeys: 0 }, ...overrides };
 }
 
-const paged = (items: User[], page = 1, pageSize = 10, total = items.length) =>
+const paged = (items: UserListItem[], page = 1, pageSize = 10, total = items.length) =>
   ok({ items, total, page, page_size: pageSize });
 
 const rows = () => Array.from(document.querySelectorAll<HTMLElement>('.ant-table-tbody tr.ant-table-row'));
@@ -77,6 +77,22 @@ describe('user management', () => {
     expect(buttons(row())).toHaveLength(0);
   });
 
+  it("shows each user's second factors: authenticator app, passkeys, or none", async () => {
+    mockApi({
+      'GET /api/user/': () =>
+        paged([makeUser(2, { two_factor: { totp: true, passkeys: 2 } }), makeUser(3, { two_factor: { totp: false, passkeys: 1 } }), makeUser(4)]),
+      'GET /api/group/': () => ok([]),
+    });
+    renderApp('/user', ROOT_USER);
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(screen.getByRole('columnheader', { name: '两步验证' })).toBeTruthy();
+    expect(within(rows()[0]).getByText('验证器应用')).toBeTruthy();
+    expect(within(rows()[0]).getByText('通行密钥 2 个')).toBeTruthy();
+    expect(within(rows()[1]).queryByText('验证器应用')).toBeNull();
+    expect(within(rows()[1]).getByText('通行密钥 1 个')).toBeTruthy();
+    expect(within(rows()[2]).getByText('未启用')).toBeTruthy();
+  });
+
   it('disables enable for status 3 and protects the super admin', async () => {
     mockApi({
       'GET /api/user/': () => paged([makeUser(2, { status: 3 }), makeUser(1, { role: 100, username: 'root' })]),
@@ -91,7 +107,7 @@ describe('user management', () => {
   });
 
   it('adds a user and edits one with quota + added quota', async () => {
-    const full = { ...makeUser(2), email: 'u2@example.com', github_id: '' };
+    const full = { ...aUser(2, { quota: 1_000_000, used_quota: 250_000, request_count: 12345 }), email: 'u2@example.com', github_id: '' };
     const server = mockApi({
       'GET /api/user/': () => paged([makeUser(2)]),
       'GET /api/group/': () => ok(['default', 'vip']),

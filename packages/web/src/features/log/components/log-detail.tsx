@@ -38,13 +38,20 @@ export function LogDetail({ entry, admin }: { entry: LogEntry; admin: boolean })
   if (bill.mode === 'price') {
     add('modelPrice', `$${formatRatio(bill.price)}`);
     add('groupRatio', formatRatio(bill.groupRatio));
+  } else if (bill.mode === 'video') {
+    add('videoSeconds', t('detail.secondsValue', { value: bill.seconds }));
+    add('videoResolution', bill.resolution);
+    add('videoPrice', `$${formatRatio(bill.usdPerSecond)}`);
+    add('groupRatio', formatRatio(bill.groupRatio));
   } else {
     add('modelRatio', formatRatio(bill.modelRatio));
     add('completionRatio', formatRatio(bill.completionRatio));
     add('groupRatio', formatRatio(bill.groupRatio));
   }
-  add('promptTokens', entry.prompt_tokens);
-  add('completionTokens', entry.completion_tokens);
+  if (bill.mode !== 'video') {
+    add('promptTokens', entry.prompt_tokens);
+    add('completionTokens', entry.completion_tokens);
+  }
   if (typeof other.cache_tokens === 'number') add('cacheTokens', `${other.cache_tokens} × ${formatRatio(Number(other.cache_ratio ?? 1))}`);
   if (typeof other.reasoning_tokens === 'number') add('reasoningTokens', other.reasoning_tokens);
   if (other.audio) {
@@ -61,12 +68,15 @@ export function LogDetail({ entry, admin }: { entry: LogEntry; admin: boolean })
   if (admin && chain.length) add('useChannel', chain.join(' → '));
 
   const terms = bill.mode === 'ratio' ? extraTerms(t, bill) : '';
+  const money = (quota: number) => formatQuotaIn('usd', quota, { quotaPerUnit: quotaDisplay.quotaPerUnit, digits: 6 });
   const formula =
-    bill.mode === 'price'
+    bill.mode === 'video'
+      ? t('detail.videoFormula', { seconds: bill.seconds, price: formatRatio(bill.usdPerSecond), resolution: bill.resolution, group: formatRatio(bill.groupRatio), cost: money(bill.quota) })
+      : bill.mode === 'price'
       ? t('detail.priceFormula', {
           price: formatRatio(bill.price),
           group: formatRatio(bill.groupRatio),
-          cost: formatQuotaIn('usd', bill.quota, { quotaPerUnit: quotaDisplay.quotaPerUnit, digits: 6 }),
+          cost: money(bill.quota),
         })
       : t(terms ? 'detail.ratioFormulaTerms' : 'detail.ratioFormula', {
           prompt: bill.terms.textIn,

@@ -10,6 +10,7 @@ import type { LogEntry } from '../api';
 import { localizeLogContent, withExactRatios } from '../log-content';
 import { frtTone, useTimeTone } from '../log-other';
 import { LogDetail } from './log-detail';
+import { PaidBy } from './paid-by';
 import { ListEmpty } from '../../../components/list-empty';
 import { LIST_TABLE_SCROLL } from '../../../lib/table';
 
@@ -106,7 +107,12 @@ export function LogTable(props: LogTableProps) {
     {
       title: t('column.cost'),
       key: 'cost',
-      render: consumeOnly((entry) => <span data-testid="log-cost">{formatQuota(entry.quota, quotaDisplay, 6)}</span>),
+      render: consumeOnly((entry) => (
+        <div className="mg-tag-stack">
+          <span data-testid="log-cost">{formatQuota(entry.quota, quotaDisplay, 6)}</span>
+          <PaidBy entry={entry} />
+        </div>
+      )),
     },
     {
       title: t('column.detail'),

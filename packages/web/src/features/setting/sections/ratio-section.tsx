@@ -6,6 +6,7 @@ import { call } from '../../../lib/api';
 import { showSuccess } from '../../../lib/feedback';
 import { fetchOptions, optionKeys } from '../../../lib/options';
 import { pricingKeys } from '../../pricing/api';
+import { VideoPriceEditor } from '../../pricing/video-prices/video-price-editor';
 import { RatioJsonEditor } from './ratio/json-editor';
 import { tablesFromOptions } from './ratio/ratio-tables';
 import { UnpricedModels } from './ratio/unpriced-models';
@@ -64,6 +65,7 @@ export function RatioSection() {
             label: t('editor.tabVisual'),
             children: <RatioVisualEditor key={version} options={options} tables={tables} adding={adding} onAdded={() => setAdding(null)} />,
           },
+          { key: 'video', label: t('editor.tabVideo'), children: <VideoPriceEditor key={version} options={options} /> },
         ]}
       />
     </Card>

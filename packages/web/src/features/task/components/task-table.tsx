@@ -5,6 +5,7 @@ import dayjs from '../../../lib/dayjs';
 import type { AsyncTaskView } from '../api';
 import { ListEmpty } from '../../../components/list-empty';
 import { LIST_TABLE_SCROLL } from '../../../lib/table';
+import { VideoCell } from './video-cell';
 
 /** Spec screen 12 (async tasks): admins also see the channel and the user. */
 export function TaskTable({ admin, items, loading }: { admin: boolean; items: AsyncTaskView[]; loading: boolean }) {
@@ -27,7 +28,22 @@ export function TaskTable({ admin, items, loading }: { admin: boolean; items: As
       key: 'progress',
       render: (_, r) => <Progress size="small" className="mg-task-progress" percent={Number.parseInt(r.progress, 10) || 0} status={r.status === 'FAILURE' ? 'exception' : undefined} />,
     },
-    { title: t('column.taskId'), key: 'taskId', render: (_, r) => <Typography.Text copyable={r.task_id ? { text: r.task_id } : false}>{r.task_id}</Typography.Text> },
+    // Video tasks (issue 34): what was asked, and the preview once finished.
+    ...(items.some((r) => r.video)
+      ? ([
+          { title: t('column.video'), key: 'video', render: (_, r) => (r.video ? <VideoCell taskId={r.task_id} video={r.video} /> : '-') },
+        ] satisfies TableProps<AsyncTaskView>['columns'])
+      : []),
+    {
+      title: t('column.taskId'),
+      key: 'taskId',
+      // Video ids are 38 characters: two lines in a column wide enough for them, never one character a line.
+      render: (_, r) => (
+        <Typography.Text className="mg-task-id" copyable={r.task_id ? { text: r.task_id } : false}>
+          {r.task_id}
+        </Typography.Text>
+      ),
+    },
     { title: t('column.failReason'), key: 'fail', render: (_, r) => <FailReason text={r.fail_reason} /> },
   ];
   return (

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Form, Input, InputNumber, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { PeriodLimitsFields } from '../../../components/period-limits-fields';
 import { fetchUserGroups, fetchUserModels, tokenKeys } from '../api';
 
 /** Model limits (selector only when enabled), IP allow list and group. */
@@ -55,6 +56,7 @@ export function AccessFields() {
       <Form.Item name="tpm_limit" label={t('field.tpmLimit')} extra={t('field.limitHint')}>
         <InputNumber min={0} precision={0} step={1000} className="mg-full-width" />
       </Form.Item>
+      <PeriodLimitsFields />
     </>
   );
 }

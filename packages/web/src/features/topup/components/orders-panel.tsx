@@ -48,14 +48,29 @@ export function OrdersPanel() {
           <Tag color="green">{t('orders.status.success')}</Tag>
         ) : value === TopUpStatus.Pending ? (
           <Tag color="gold">{t('orders.status.pending')}</Tag>
+        ) : value === TopUpStatus.Failed ? (
+          <Tag>{t('orders.status.failed')}</Tag>
         ) : value === TopUpStatus.Refunded || value === TopUpStatus.Disputed ? (
           <Tag color="red">{t(`orders.status.${value}`)}</Tag>
         ) : (
           <Tag>{value}</Tag>
         ),
     },
-    // What the payment service reported after the payment (a refund, a dispute): the admin's cue to act.
-    { title: t('orders.column.note'), dataIndex: 'note', render: (value: string) => (value ? <Typography.Text type="danger">{value}</Typography.Text> : '-') },
+    // What the payment service reported (a refund, a dispute, a payment that could not start): the
+    // admin's cue to act. One line, cut to a set width with the full text on hover (topup.css), so
+    // a long note does not squeeze the other columns at 1366 px.
+    {
+      title: t('orders.column.note'),
+      dataIndex: 'note',
+      render: (value: string) =>
+        value ? (
+          <Typography.Text type="danger" ellipsis={{ tooltip: value }} className="mg-topup-note">
+            {value}
+          </Typography.Text>
+        ) : (
+          '-'
+        ),
+    },
     { title: t('orders.column.created'), dataIndex: 'create_time', render: formatTime },
     { title: t('orders.column.completed'), dataIndex: 'complete_time', render: formatTime },
   ];
@@ -80,6 +95,7 @@ export function OrdersPanel() {
                 { value: '', label: t('orders.status.all') },
                 { value: TopUpStatus.Pending, label: t('orders.status.pending') },
                 { value: TopUpStatus.Success, label: t('orders.status.success') },
+                { value: TopUpStatus.Failed, label: t('orders.status.failed') },
                 { value: TopUpStatus.Refunded, label: t('orders.status.refunded') },
                 { value: TopUpStatus.Disputed, label: t('orders.status.disputed') },
               ]}
@@ -93,6 +109,7 @@ export function OrdersPanel() {
         </Form>
       </div>
       <Table<TopUpOrder>
+        className="mg-topup-orders"
         rowKey="id"
         columns={columns}
         dataSource={list.data?.items ?? []}

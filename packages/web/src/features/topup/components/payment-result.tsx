@@ -55,6 +55,9 @@ export function PaymentResult({ tradeNo, cancelled = false, onClose }: { tradeNo
   if (order.data.status === TopUpStatus.Refunded || order.data.status === TopUpStatus.Disputed) {
     return <Alert type="warning" showIcon title={t(`result.${order.data.status}`)} description={detail(order.data)} action={close} data-testid="payment-result" />;
   }
+  if (order.data.status === TopUpStatus.Failed) {
+    return <Alert type="error" showIcon title={t('result.failed')} description={detail(order.data)} action={close} data-testid="payment-result" />;
+  }
   if (cancelled && order.data.status === TopUpStatus.Pending) {
     return <Alert type="info" showIcon title={t('result.cancelled')} description={detail(order.data)} action={close} data-testid="payment-result" />;
   }

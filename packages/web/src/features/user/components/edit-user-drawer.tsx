@@ -5,7 +5,9 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
 import { showSuccess } from '../../../lib/feedback';
-import { formatQuota, USERNAME_MAX_LENGTH } from '@modelgate/shared';
+import { formatQuota, USERNAME_MAX_LENGTH, type PeriodLimits } from '@modelgate/shared';
+import { PeriodLimitsFields } from '../../../components/period-limits-fields';
+import { periodLimitsBody, periodLimitsFormValue } from '../../../lib/period-limits';
 import { useGroups } from '../../../lib/groups';
 import type { UpdateUserBody } from '@modelgate/shared/api';
 import { fetchUser, updateUser, userKeys } from '../api';
@@ -25,6 +27,7 @@ interface EditFields {
   quota: number;
   add_quota: number;
   concurrency_limit: number;
+  period_limits: PeriodLimits;
 }
 
 export function EditUserDrawer({ userId, onClose, onSaved }: EditUserDrawerProps) {
@@ -52,6 +55,7 @@ export function EditUserDrawer({ userId, onClose, onSaved }: EditUserDrawerProps
         quota: user.data.quota,
         add_quota: 0,
         concurrency_limit: user.data.concurrency_limit ?? 0,
+        period_limits: periodLimitsFormValue(user.data.period_limits),
       });
     }
   }, [user.data, form]);
@@ -78,6 +82,7 @@ export function EditUserDrawer({ userId, onClose, onSaved }: EditUserDrawerProps
       password: values.password ?? '',
       group: values.group,
       concurrency_limit: Math.max(0, Math.trunc(values.concurrency_limit ?? 0)),
+      period_limits: periodLimitsBody(values.period_limits),
       // A change is sent as a delta: charges that settle while the drawer is open are kept, and the
       // server logs what was added. An untouched balance is not sent at all.
       ...(added !== 0 ? { add_quota: added } : {}),
@@ -148,6 +153,7 @@ export function EditUserDrawer({ userId, onClose, onSaved }: EditUserDrawerProps
           <Form.Item name="concurrency_limit" label={t('field.concurrencyLimit')} extra={t('edit.concurrencyLimitHint')}>
             <InputNumber min={0} precision={0} className="mg-full-width" />
           </Form.Item>
+          <PeriodLimitsFields />
           {user.data.email && (
             <Typography.Paragraph type="secondary">{t('edit.email', { email: user.data.email })}</Typography.Paragraph>
           )}

@@ -1,16 +1,17 @@
+import { KeyOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import { Table, Tag, Tooltip, Typography, type TableProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useStatus } from '../../../app/status';
 import { GroupTag, RoleTag } from '../../../components/user-tags';
 import { formatNumber, formatQuota, userStatusTag } from '@modelgate/shared';
 import { listPagination } from '../../../lib/pagination';
-import { isCancelled, type ManageAction, type User } from '../api';
+import { isCancelled, type ManageAction, type User, type UserListItem } from '../api';
 import { UserRowActions } from './user-row-actions';
 import { ListEmpty } from '../../../components/list-empty';
 import { LIST_TABLE_SCROLL } from '../../../lib/table';
 
 interface UserTableProps {
-  users: User[];
+  users: UserListItem[];
   loading: boolean;
   page: number;
   pageSize: number;
@@ -28,11 +29,35 @@ function UserStatusTag({ user }: { user: User }) {
   return <Tag color={color}>{t(`status.${key}`)}</Tag>;
 }
 
+/** Which second factors the user has: TOTP and/or passkeys (docs/security.md#second-factor). */
+function SecondFactorTags({ factors }: { factors: UserListItem['two_factor'] | undefined }) {
+  const { t } = useTranslation('user');
+  if (!factors || (!factors.totp && factors.passkeys === 0)) return <Tag>{t('twoFactor.none')}</Tag>;
+  return (
+    <div className="mg-tag-stack">
+      {factors.totp && (
+        <Tooltip title={t('twoFactor.totpHint')}>
+          <Tag color="green" icon={<SafetyCertificateOutlined aria-hidden />}>
+            {t('twoFactor.totp')}
+          </Tag>
+        </Tooltip>
+      )}
+      {factors.passkeys > 0 && (
+        <Tooltip title={t('twoFactor.passkeysHint')}>
+          <Tag color="geekblue" icon={<KeyOutlined aria-hidden />}>
+            {t('twoFactor.passkeys', { count: factors.passkeys })}
+          </Tag>
+        </Tooltip>
+      )}
+    </div>
+  );
+}
+
 export function UserTable(props: UserTableProps) {
   const { t } = useTranslation('user');
   const { quotaDisplay } = useStatus();
 
-  const columns: TableProps<User>['columns'] = [
+  const columns: TableProps<UserListItem>['columns'] = [
     { title: t('column.id'), dataIndex: 'id', width: 70 },
     {
       title: t('column.username'),
@@ -59,6 +84,7 @@ export function UserTable(props: UserTableProps) {
     // Role and status sit before the wide usage and invitation columns: at 1366 px those scroll under the fixed actions.
     { title: t('column.role'), dataIndex: 'role', render: (role: number) => <RoleTag role={role} /> },
     { title: t('column.status'), key: 'status', render: (_, user) => <UserStatusTag user={user} /> },
+    { title: t('column.twoFactor'), key: 'two_factor', render: (_, user) => <SecondFactorTags factors={user.two_factor} /> },
     {
       title: t('column.quota'),
       key: 'quota',
@@ -111,7 +137,7 @@ export function UserTable(props: UserTableProps) {
   ];
 
   return (
-    <Table<User>
+    <Table<UserListItem>
       rowKey="id"
       columns={columns}
       dataSource={props.users}

@@ -17,7 +17,9 @@ export function UnpricedModels({ options, tables, onAdd }: { options: OptionMap;
   const { t } = useTranslation('pricing');
   const queryClient = useQueryClient();
   const enabled = useQuery({ queryKey: enabledModelsKey, queryFn: () => call('GET /api/channel/models_enabled') });
-  const missing = unlistedModels(enabled.data ?? [], tables);
+  // A video model priced per second (VideoPrice) is priced, whatever the per-token tables say.
+  const videoPrices = readOption(options, 'VideoPrice');
+  const missing = unlistedModels(enabled.data ?? [], tables).filter((m) => !(videoPrices && typeof videoPrices === 'object' && Object.hasOwn(videoPrices, m)));
   const allowed = readOption(options, 'AllowUnpricedModels');
 
   const toggle = async (next: boolean) => {
