@@ -129,7 +129,8 @@ function held(run: Run, r: Extract<ReserveResult, { ok: true }>): void {
   run.reserved = r.amount;
   run.paidBy = r.paidBy ?? 0;
   run.windows = r.windows ?? 0;
-  for (const [k, v] of Object.entries(payerNote(run.auth, run.paidBy) ?? {})) noteLogOther(run, k, v);
+  const note = payerNote(run.auth, run.paidBy);
+  if (note) for (const [k, v] of Object.entries(note)) noteLogOther(run, k, v);
 }
 
 /**
