@@ -114,6 +114,17 @@ export function sessionHeaders(): Record<string, string> {
   };
 }
 
+/** A JSON POST to the playground's `/pg` relay routes with the console's session (their answers are not the `/api` envelope). */
+export function postPg(path: `/pg/${string}`, body: unknown, signal?: AbortSignal): Promise<Response> {
+  return fetch(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...sessionHeaders() },
+    body: JSON.stringify(body),
+    credentials: 'same-origin',
+    signal,
+  });
+}
+
 async function sendRequest(method: string, path: string, options: RequestOptions, idempotencyKey?: string): Promise<ApiEnvelope> {
   const headers: Record<string, string> = { ...sessionHeaders(), 'Cache-Control': 'no-store' };
   if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;

@@ -1,6 +1,6 @@
 import type { LogEntry, UsableGroup } from '@modelgate/shared/api';
 import i18n from '../../i18n';
-import { browser, call, sessionHeaders } from '../../lib/api';
+import { browser, call, postPg } from '../../lib/api';
 import { setStoredUser } from '../../lib/storage';
 
 export type { LogEntry, UsableGroup };
@@ -79,16 +79,7 @@ export async function streamChat(request: ChatRequest, signal: AbortSignal, onTe
   const body = { ...rest, stream: true, ...(maxTokens > 0 ? { max_tokens: maxTokens } : {}) };
   let response: Response;
   try {
-    response = await fetch('/pg/chat/completions', {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        ...sessionHeaders(),
-      },
-      body: JSON.stringify(body),
-      credentials: 'same-origin',
-      signal,
-    });
+    response = await postPg('/pg/chat/completions', body, signal);
   } catch (cause) {
     if (signal.aborted) throw cause;
     throw new ChatError(i18n.t('common:error.withMessage', { message: cause instanceof Error ? cause.message : String(cause) }));

@@ -1,5 +1,5 @@
 import type { AsyncTaskView } from '@modelgate/shared/api';
-import { call, sessionHeaders } from '../../lib/api';
+import { call, postPg } from '../../lib/api';
 
 export type { AsyncTaskView };
 
@@ -58,15 +58,7 @@ function submitError(status: number, text: string): string {
  * session (the answer is the task shape, not the `/api` envelope). Rejects with the server's words.
  */
 export async function submitVideo(body: VideoSubmit): Promise<VideoSubmitted> {
-  const response = await fetch('/pg/video/generations', {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      ...sessionHeaders(),
-    },
-    body: JSON.stringify(body),
-    credentials: 'same-origin',
-  });
+  const response = await postPg('/pg/video/generations', body);
   const text = await response.text();
   if (!response.ok) throw new Error(submitError(response.status, text));
   return JSON.parse(text) as VideoSubmitted;

@@ -48,6 +48,7 @@ export function TaskTable({ admin, items, loading }: { admin: boolean; items: As
   ];
   return (
     <Table<AsyncTaskView>
+      className="mg-task-table"
       rowKey="id"
       columns={columns}
       dataSource={items}
