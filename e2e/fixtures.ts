@@ -177,3 +177,18 @@ export function trPattern(lang: Lang, key: string, vars: Record<string, string |
   const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').split(marker).join('.+');
   return new RegExp(escaped);
 }
+
+/**
+ * `E2E_SHOTS=<dir>`: a full-page screenshot at 1366 and 1920 px, `<dir>/<name>-<width>.png`; the
+ * window goes back to 1366 × 860 afterwards. Nothing without E2E_SHOTS.
+ */
+export async function snapAtWidths(page: Page, name: string): Promise<void> {
+  const shots = process.env.E2E_SHOTS;
+  if (!shots) return;
+  for (const width of [1366, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${shots}/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1366, height: 860 });
+}

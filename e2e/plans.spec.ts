@@ -1,5 +1,4 @@
-import type { Page } from '@playwright/test';
-import { consoleApi, expect, FAKE_KEY, FAKE_UPSTREAM, login, loginAsRoot, newToken, setModelEntry, signOut, test, tr, uniqueName, useLanguage, type Lang } from './fixtures';
+import { consoleApi, expect, FAKE_KEY, FAKE_UPSTREAM, login, loginAsRoot, newToken, setModelEntry, signOut, snapAtWidths, test, tr, uniqueName, useLanguage, type Lang } from './fixtures';
 
 /**
  * Plans and periodic limits (issue 32): an admin creates a plan on /plan; a user buys it in the
@@ -7,17 +6,6 @@ import { consoleApi, expect, FAKE_KEY, FAKE_UPSTREAM, login, loginAsRoot, newTok
  * message in the caller's language. `E2E_SHOTS=<dir>` also saves the plan screen and the wallet's
  * meters at 1366 and 1920 px.
  */
-const shots = process.env.E2E_SHOTS;
-
-async function snap(page: Page, name: string): Promise<void> {
-  if (!shots) return;
-  for (const width of [1366, 1920]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: `${shots}/${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1366, height: 860 });
-}
 
 for (const lang of ['zh', 'en'] as Lang[]) {
   test(`a user buys a plan, its meter moves with relay calls, and its limit refuses clearly (${lang})`, async ({ page, baseURL }) => {
@@ -48,14 +36,14 @@ for (const lang of ['zh', 'en'] as Lang[]) {
     await drawer.getByLabel(`${t('limits:periodLimits.window.day')} ${t('limits:periodLimits.requests')}`).fill('2');
     await drawer.getByLabel(`${t('limits:periodLimits.window.week')} ${t('limits:periodLimits.quota')}`).fill('5000000');
     await drawer.getByRole('switch', { name: t('plan:form.fallThrough') }).click();
-    await snap(page, `plan-drawer-${lang}`);
+    await snapAtWidths(page, `plan-drawer-${lang}`);
     await drawer.getByRole('button', { name: t('common:action.save') }).click();
     await expect(page.getByText(t('plan:action.saved'))).toBeVisible();
     const row = page.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: planName });
     await expect(row).toContainText('$2.00');
     await expect(row).toContainText(t('plan:allowance.item', { window: t('limits:periodLimits.window.day'), caps: t('plan:allowance.requests', { count: 2 }) }));
     await expect(row).toContainText(t('plan:overflow.refuse'));
-    await snap(page, `plan-screen-${lang}`);
+    await snapAtWidths(page, `plan-screen-${lang}`);
     await signOut(page, lang);
 
     // The user buys it in the wallet, from the balance.
@@ -84,7 +72,7 @@ for (const lang of ['zh', 'en'] as Lang[]) {
     await expect(dayMeter).toContainText(t('limits:meters.requests', { used: 2, limit: 2, left: 0 }));
     await expect(page.getByTestId('wallet-balance')).toContainText('$3.00');
     await expect(mine.locator('[data-testid="window-meter"][data-window="week"] [data-unit="quota"]')).toBeVisible();
-    await snap(page, `wallet-meters-${lang}`);
+    await snapAtWidths(page, `wallet-meters-${lang}`);
 
     // The third: refused, naming the plan, the window and when it refills, in the caller's language.
     const refused = await call();

@@ -36,6 +36,7 @@ import { TwoFactorService } from './modules/two-factor/two-factor.service.js';
 import { RelayServices } from './relay/relay-services.js';
 import { outboundAllowList } from './net/address-policy.js';
 import { QuotaLedger } from './ledger/quota-ledger.js';
+import { RedisWindows } from './ledger/outage/redis-windows.js';
 import { PlansRepository } from './modules/plans/plans.repository.js';
 import { PlansService } from './modules/plans/plans.service.js';
 import { ChannelsRepository } from './modules/channels/channels.repository.js';
@@ -120,6 +121,8 @@ export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: 
     { ...config.dbOutage, spoolDir: path.join(config.dbOutage.spoolDir, config.nodeId.replace(/[^\w.@-]/g, '_')) },
     log,
   );
+  // With Redis, window counters are mirrored there so the nodes of one outage decide on the same ones.
+  if (opts.redis && config.dbOutage.mode === 'serve') outage.shareWindows(new RedisWindows(opts.redis, log));
   outage.balances = (userId, tokenId) => ctx.relay.auth.balances(userId, tokenId);
   outage.spent = (userId, tokenId, amount) => ctx.relay.auth.spent(userId, tokenId, amount);
   ctx.relay.auth.dbAway = () => outage.active;
@@ -204,6 +207,6 @@ export function createContext(config: Readonly<Config>, db: Db, opts: { redis?: 
   ctx.redemptions = new RedemptionsRepository(db);
   ctx.redemptionsService = new RedemptionsService({ db, redemptions: ctx.redemptions, options: ctx.options, quotaLedger: ctx.quotaLedger });
   ctx.topUps = new TopUpsRepository(db);
-  ctx.topUpService = new TopUpService({ db, topUps: ctx.topUps, options: ctx.options, quotaLedger: ctx.quotaLedger });
+  ctx.topUpService = new TopUpService({ db, topUps: ctx.topUps, options: ctx.options, quotaLedger: ctx.quotaLedger, plans: ctx.plans });
   return ctx;
 }

@@ -28,4 +28,12 @@ export const PLAN_MESSAGES = {
   PLAN_RENEW_UNLIMITED: { zh: '该套餐长期有效，无需续费', en: 'This plan never expires: there is nothing to renew' },
   PLAN_ORDER_INVALID: { zh: '排序须包含您全部生效中的订阅，且每个只出现一次', en: 'The order must list each of your active subscriptions exactly once' },
   PLAN_TOO_MANY: { zh: '同时生效的订阅最多 {max} 个', en: 'At most {max} subscriptions may be active at once' },
+  // Paying a plan online (docs/ledger.md "Plans paid online").
+  PLAN_PAY_FREE: { zh: '该套餐免费，请直接点击“余额购买”', en: 'This plan is free: buy it with your balance' },
+  PLAN_PAY_DISABLED: { zh: '管理员未开启在线支付', en: 'No online payment method is enabled by the administrator' },
+  // Why a paid plan order bought no plan (top_ups.plan_error); the payment stays in the balance.
+  PLAN_PAID_PLAN_GONE: { zh: '套餐已被删除', en: 'the plan no longer exists' },
+  PLAN_PAID_OFF_SALE: { zh: '套餐已停售', en: 'the plan is no longer on sale' },
+  PLAN_PAID_PRICE_RAISED: { zh: '下单后套餐涨价了', en: 'the plan costs more than when you ordered it' },
+  PLAN_PAID_TOO_MANY: { zh: '同时生效的订阅已达上限', en: 'you already hold the most plans allowed at once' },
 } as const satisfies Record<string, { zh: string; en: string }>;

@@ -21,6 +21,8 @@ import * as m0018 from './migrations/0018-discord-stripe.js';
 import * as m0019 from './migrations/0019-two-factor.js';
 import * as m0020 from './migrations/0020-passkeys.js';
 import * as m0021 from './migrations/0021-plans-windows.js';
+import * as m0022 from './migrations/0022-plan-orders.js';
+import * as m0023 from './migrations/0023-task-request-ids.js';
 import type { MigrationFn } from './migrations/column-types.js';
 
 /** Append-only: add new migrations at the end with the next number; never edit a released one. */
@@ -46,6 +48,8 @@ const MIGRATIONS: Array<[string, { up: MigrationFn }]> = [
   ['0019-two-factor', m0019],
   ['0020-passkeys', m0020],
   ['0021-plans-windows', m0021],
+  ['0022-plan-orders', m0022],
+  ['0023-task-request-ids', m0023],
 ];
 
 class CodeProvider implements MigrationProvider {

@@ -192,6 +192,8 @@ export interface MidjourneysTable {
   quota: Def<number>;
   buttons: Def<string>;
   properties: Def<string>;
+  /** Migration 0023: the ledger request id of the submit ('' on older rows). */
+  request_id: Def<string>;
 }
 
 export interface TasksTable {
@@ -212,6 +214,8 @@ export interface TasksTable {
   progress: Def<string>;
   properties: Def<string>;
   data: Def<string>;
+  /** Migration 0023: the ledger request id of the submit ('' on older rows). */
+  request_id: Def<string>;
 }
 
 export interface TopUpsTable {
@@ -230,6 +234,12 @@ export interface TopUpsTable {
   gateway_ref: Def<string>;
   /** Migration 0018: a refund or dispute the payment service reported. */
   note: Def<string>;
+  /** Migration 0022: the plan a plan order pays for (NULL: a plain top-up). */
+  plan_id: Def<number | null>;
+  /** Migration 0022: the subscription the paid plan order bought. */
+  subscription_id: Def<number | null>;
+  /** Migration 0022: why a paid plan order bought no plan (a server message code), '' otherwise. */
+  plan_error: Def<string>;
 }
 
 export interface QuotaDataTable {

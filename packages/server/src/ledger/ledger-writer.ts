@@ -44,9 +44,19 @@ export class LedgerWriter {
     private readonly busy: () => boolean,
   ) {}
 
-  submit<T>(ops: () => Ops<T>, touches: Touches): Promise<T> {
+  /**
+   * `committed` runs synchronously once the operation's transaction has committed, before any later
+   * batch: what it learns (the outage's window cache) is applied in commit order.
+   */
+  submit<T>(ops: () => Ops<T>, touches: Touches, committed?: (v: T) => void): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ ops, touches, resolve: resolve as (v: unknown) => void, reject });
+      const done = committed
+        ? (v: unknown) => {
+            committed(v as T);
+            resolve(v as T);
+          }
+        : (resolve as (v: unknown) => void);
+      this.queue.push({ ops, touches, resolve: done, reject });
       if (!this.handle.sqlite) {
         if (!this.draining) void this.drain();
         return;
@@ -173,7 +183,8 @@ export class LedgerWriter {
   }
 }
 
-async function execAsync(trx: Transaction<Database>, b: Bound): Promise<StepResult> {
+/** One statement in a Kysely transaction: the async driver, and window steps run in a caller's transaction (refund-ops.ts). */
+export async function execAsync(trx: Transaction<Database>, b: Bound): Promise<StepResult> {
   const r = await trx.executeQuery(CompiledQuery.raw(b.sql, b.parameters));
   return { affected: affected(r), row: r.rows[0] as Record<string, unknown> | undefined, rows: r.rows as Record<string, unknown>[] };
 }

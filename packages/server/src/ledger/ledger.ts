@@ -1,11 +1,15 @@
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery, sql, type Transaction } from 'kysely';
 import type { Db } from '../db/client.js';
-import { DbUnavailableError, isDbUnavailable, withDbDeadline } from '../db/db-unavailable.js';
+import { isDbUnavailable, withDbDeadline } from '../db/db-unavailable.js';
 import { DbOutage, type OutageConfig, type OutageLog } from './outage/db-outage.js';
 import type { SpoolEntry } from './outage/spool.js';
 import { LedgerWriter } from './ledger-writer.js';
 import { LOOKUP, releaseOps, reserveOps, settleOps, type ReserveInput, type ReserveResult, type SettleInput, type SettleResult } from './request-ops.js';
 import { buildStatements, type Statements } from './statements.js';
+import type { WindowState } from './window-ops.js';
+import type { Database } from '../db/schema.js';
+import type { QuotaLedger } from './quota-ledger.js';
+import { refundOps, type RefundInput, type RefundResult } from './refund-ops.js';
 
 export type { LogValues } from './statements.js';
 export type { ReserveInput, ReserveResult, SettleInput, SettleResult } from './request-ops.js';
@@ -116,11 +120,14 @@ export class Ledger {
     return result === AWAY ? this.reserveLocal(o!, r) : result;
   }
 
-  /** A reservation while the database is away: windows and plans live in the database, so a request that counts against one is refused (503). */
-  private reserveLocal(o: DbOutage, r: ReserveInput): ReserveResult {
-    if (r.windows?.length || r.plans?.length) throw new DbUnavailableError('periodic limits and plans are counted in the database');
-    const local = o.reserve(r.requestId, r.userId, r.tokenId, r.tokenLimited, r.amount, r.min);
-    return local;
+  /**
+   * A reservation while the database is away: against the cached balances and, for a caller with
+   * periodic limits or plans, the window counters shared through Redis, else the ones this node
+   * has seen (a window known to neither: 503).
+   */
+  private reserveLocal(o: DbOutage, r: ReserveInput): ReserveResult | Promise<ReserveResult> {
+    if (r.windows?.length || r.plans?.length) return o.reserveWindows(r);
+    return o.reserve(r.requestId, r.userId, r.tokenId, r.tokenLimited, r.amount, r.min);
   }
 
   private async reserveDb(r: ReserveInput): Promise<ReserveResult> {
@@ -130,8 +137,17 @@ export class Ledger {
     // Held from before the row commits until it is known open: a sweep in between must not take it for a dead run's.
     this.reserving.add(r.requestId);
     const touches = { users: [r.userId], tokens: r.tokenLimited ? [r.tokenId] : [] };
+    const o = this.outage;
+    // A caller with windows: the states the reservation reads are what an outage decides on (no extra query).
+    const cache = (r.windows?.length || r.plans?.length) && o?.config.mode === 'serve' ? o.windows : undefined;
+    let seen: WindowState[];
     const result = await this.writer
-      .submit(() => reserveOps(q, r, node, lease), touches)
+      .submit(
+        cache ? () => reserveOps(q, r, node, lease, (seen = [])) : () => reserveOps(q, r, node, lease),
+        touches,
+        // A write that timed out and committed late, after the request was reserved locally: the local hold counts.
+        cache ? (v) => void (o!.isLocal(r.requestId) || cache.reserved(r, seen, v)) : undefined,
+      )
       .finally(() => this.reserving.delete(r.requestId));
     if (result.ok) this.open.add(r.requestId);
     return result;
@@ -148,14 +164,17 @@ export class Ledger {
     if (!o) return this.settleDb(s);
     // A reservation made during the outage exists only here; the database may still hold one from a write that timed out.
     const local = o.unhold(s.requestId);
-    const input = local ? { ...s, reserved: LOOKUP } : s;
+    // Its windows, if any, are charged by this settle (at replay): the database never saw them held.
+    const input = local ? { ...s, reserved: LOOKUP, held: local.wins } : s;
     if (!o.active) {
       const settled = await this.guarded(() => this.settleDb(input));
       if (settled !== AWAY) {
-        if (!settled.duplicate) o.spent(s.userId, s.tokenLimited ? s.tokenId : 0, settled.charged);
+        // A subscription paid: the wallet's cached balance stays.
+        if (!settled.duplicate) o.spent(s.paidBy ? 0 : s.userId, s.tokenLimited ? s.tokenId : 0, settled.charged);
         return settled;
       }
     }
+    if (s.windows) o.windows.settled(s.requestId, s.charge);
     await o.write({
       op: 'settle',
       rid: s.requestId,
@@ -166,6 +185,8 @@ export class Ledger {
       ch: s.channelId,
       rt: s.responseTimeMs,
       log: s.log ? s.log(s.charge, 0) : null,
+      ...(s.paidBy ? { paid: s.paidBy } : {}),
+      ...(local?.wins ? { wins: [...local.wins] } : {}),
     });
     return { charged: s.charge, duplicate: false };
   }
@@ -174,7 +195,8 @@ export class Ledger {
     const q = this.q;
     const now = Math.floor(Date.now() / 1000);
     const touches = { users: [s.userId], tokens: s.tokenLimited && s.tokenId > 0 ? [s.tokenId] : [] };
-    return this.writer.submit(() => settleOps(q, s, now), touches);
+    const cache = s.windows ? this.outage?.windows : undefined;
+    return this.writer.submit(() => settleOps(q, s, now), touches, cache ? (v) => void (v.duplicate || cache.settled(s.requestId, v.charged)) : undefined);
   }
 
   /** Gives a reservation back and records the outcome; a no-op when already settled or released. */
@@ -184,9 +206,10 @@ export class Ledger {
     if (!o) return this.releaseDb(requestId);
     const local = o.unhold(requestId);
     if (!o.active) {
-      const released = await this.guarded(() => this.releaseDb(requestId));
+      const released = await this.guarded(() => this.releaseDb(requestId, o));
       if (released !== AWAY) return released || !!local;
     }
+    o.windows.released(requestId);
     await o.write({ op: 'release', rid: requestId });
     return true;
   }
@@ -208,13 +231,16 @@ export class Ledger {
       channelId: e.ch,
       responseTimeMs: e.rt,
       log: log ? (charged, shortfall) => ({ ...log, quota: charged, other: withShortfall(log.other, shortfall) }) : null,
+      paidBy: e.paid,
+      held: e.wins,
     });
   }
 
-  private async releaseDb(requestId: string): Promise<boolean> {
+  /** `o`: the windows this node counted for the request get back what it held (a replay's were given back when spooled). */
+  private async releaseDb(requestId: string, o?: DbOutage): Promise<boolean> {
     const q = this.q;
     const now = Math.floor(Date.now() / 1000);
-    return this.writer.submit(() => releaseOps(q, requestId, now), NO_TOUCHES);
+    return this.writer.submit(() => releaseOps(q, requestId, now), NO_TOUCHES, o ? () => o.windows.released(requestId) : undefined);
   }
 
   /** The group commit's batches and operations so far. */
@@ -265,6 +291,14 @@ export class Ledger {
       if (await this.release(r.request_id)) n += 1;
     }
     return n;
+  }
+
+  /**
+   * Gives a settled request's charge back where it came from (a failed task's refund), inside the
+   * caller's transaction and claimed by `r.ref`: the wallet or the plan that paid, and its windows.
+   */
+  refund(trx: Transaction<Database>, quotaLedger: QuotaLedger, r: RefundInput): Promise<RefundResult> {
+    return refundOps(trx, this.q, quotaLedger, r);
   }
 
 }

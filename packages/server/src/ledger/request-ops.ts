@@ -1,6 +1,6 @@
 import { add, get, move, NO_FLOOR, read, run, type Ops } from './batch.js';
 import { RELEASED, SETTLED, type Args, type LogValues, type Statements } from './statements.js';
-import { chargeWindows, lockWindows, settleWindows, type PlanSpec, type WindowBlock, type WindowSpec, type WindowState } from './window-ops.js';
+import { chargeHeldWindows, chargeWindows, lockWindows, settleWindows, type HeldWindow, type PlanSpec, type WindowBlock, type WindowSpec, type WindowState } from './window-ops.js';
 
 /**
  * The request side of the ledger as step generators (docs/ledger.md): what one reserve, settle
@@ -56,6 +56,11 @@ export interface SettleInput {
   paidBy?: number;
   /** The request holds windows (ReserveResult.windows > 0). */
   windows?: boolean;
+  /**
+   * The windows a reservation made during a database outage held on its node (ledger/outage):
+   * charged here when the database holds no reservation for the request (else the reservation's own are).
+   */
+  held?: readonly HeldWindow[];
 }
 
 export interface SettleResult {
@@ -70,8 +75,11 @@ export const LOOKUP = -1;
 
 const num = (v: unknown): number => Number(v ?? 0);
 
-/** Debits the paying account (a subscription's allowance or the wallet), the token and the windows; says who could not cover it. */
-export function* reserveOps(q: Statements, r: ReserveInput, node: string, lease: number): Ops<ReserveResult> {
+/**
+ * Debits the paying account (a subscription's allowance or the wallet), the token and the windows;
+ * says who could not cover it. `seen` collects every window state read (the outage's window cache).
+ */
+export function* reserveOps(q: Statements, r: ReserveInput, node: string, lease: number, seen?: WindowState[]): Ops<ReserveResult> {
   let amount = r.amount;
   const need = r.min ?? amount;
   let paidBy = 0;
@@ -82,7 +90,7 @@ export function* reserveOps(q: Statements, r: ReserveInput, node: string, lease:
     // The user's row first, as settle and release take it: every lock of this user's requests queues behind it.
     yield read('users', r.userId);
     for (const p of r.plans) {
-      const w = yield* lockWindows(q, p.windows, r.now);
+      const w = yield* lockWindows(q, p.windows, r.now, seen);
       if (w.room > 0 && w.room >= need) {
         paidBy = p.id;
         planStates = w.states;
@@ -120,7 +128,7 @@ export function* reserveOps(q: Statements, r: ReserveInput, node: string, lease:
   }
   let limitStates: WindowState[] = [];
   if (r.windows?.length) {
-    const w = yield* lockWindows(q, r.windows, r.now);
+    const w = yield* lockWindows(q, r.windows, r.now, seen);
     limitStates = w.states;
     if (w.room < amount) {
       const clamp = r.min !== undefined && w.room > 0 && w.room >= r.min;
@@ -161,10 +169,13 @@ export function* settleOps(q: Statements, s: SettleInput, now: number): Ops<Sett
   const ins = yield run(q.insertRequest({ rid: s.requestId, state: SETTLED, uid: s.userId, tid: s.tokenId, charge: s.charge, tt: tokenTaken0, sf: 0, now, paid: paidBy }));
   let heldUser = 0;
   let heldToken = 0;
+  /** Windows only the outage's node held: charged afresh below. */
+  let held: readonly HeldWindow[] | undefined;
   if (ins.affected) {
     if (s.reserved === LOOKUP) {
       const row = (yield get(q.selectReservation({ rid: s.requestId }))).row;
-      if (row && (yield run(q.deleteReservation({ rid: s.requestId }))).affected) {
+      if (!row) held = s.held;
+      else if ((yield run(q.deleteReservation({ rid: s.requestId }))).affected) {
         heldUser = num(row.user_amount);
         heldToken = num(row.token_amount);
         windows = num(row.windows) > 0;
@@ -214,7 +225,8 @@ export function* settleOps(q: Statements, s: SettleInput, now: number): Ops<Sett
       }
     } else yield add({ table: 'tokens', id: s.tokenId, charge: charged, rt: 0 });
   }
-  if (windows) yield* settleWindows(q, s.requestId, charged, 1);
+  if (held?.length) yield* chargeHeldWindows(q, s.requestId, held, charged, now);
+  else if (windows) yield* settleWindows(q, s.requestId, charged, 1);
   if (charged !== s.charge || tokenTaken !== tokenTaken0) {
     yield run(q.fixRequest({ rid: s.requestId, charge: charged, tt: tokenTaken, sf: s.charge - charged }));
   }

@@ -51,7 +51,16 @@ export interface WindowState {
   /** No request may be added (the requests cap is reached). */
   full: boolean;
   refillAt: number;
+  /** What the period has used so far, as read (0 when a charge opens a new period). */
+  used: number;
+  requests: number;
 }
+
+/**
+ * A window a reservation made during a database outage held (ledger/outage): account, window and
+ * the period it was charged in. Spooled with the settle, charged in the database at replay.
+ */
+export type HeldWindow = [account: string, window: PeriodWindow, start: number, end: number];
 
 const num = (v: unknown): number => Number(v ?? 0);
 
@@ -74,6 +83,8 @@ function* lockWindow(q: Statements, w: WindowSpec, now: number): Generator<Step,
     room: w.quota > 0 ? Math.max(0, w.quota - used) : Infinity,
     full: w.requests > 0 && requests >= w.requests,
     refillAt: current ? num(row!.period_end) : w.end,
+    used,
+    requests,
   };
 }
 
@@ -89,7 +100,8 @@ function blockOf(s: WindowState, unit: 'quota' | 'requests'): WindowBlock {
   return { account: s.spec.account, window: s.spec.window, unit, limit: unit === 'quota' ? s.spec.quota : s.spec.requests, refillAt: s.refillAt };
 }
 
-export function* lockWindows(q: Statements, windows: readonly WindowSpec[], now: number): Generator<Step, WindowsRoom, StepResult> {
+/** `seen`: every state read is also added there (the outage's window cache learns them from the reservation). */
+export function* lockWindows(q: Statements, windows: readonly WindowSpec[], now: number, seen?: WindowState[]): Generator<Step, WindowsRoom, StepResult> {
   const states: WindowState[] = [];
   let room = Infinity;
   let block: WindowBlock | undefined;
@@ -97,6 +109,7 @@ export function* lockWindows(q: Statements, windows: readonly WindowSpec[], now:
   for (const w of windows) {
     const s = yield* lockWindow(q, w, now);
     states.push(s);
+    seen?.push(s);
     if (s.full) {
       room = 0;
       block ??= blockOf(s, 'requests');
@@ -135,5 +148,34 @@ export function* settleWindows(q: Statements, rid: string, quota: number, reques
     const key = { acct: String(c.account), win: String(c.win) };
     yield run(q.windowAdd({ ...key, start: num(c.period_start), q: dq, r: dr }));
     yield run(q.chargeSet({ rid, ...key, q: quota, r: requests }));
+  }
+}
+
+/**
+ * Charges the windows a reservation held only on a node serving through a database outage
+ * (ledger/outage): at replay, behind the request's outcome row, so exactly once. Each charge lands
+ * in the counter's period when that period overlaps the one the node charged (a rolling window
+ * another node opened meanwhile included); a counter still in an older period moves to the
+ * charged one; a counter already in a later period is left alone (the charged period is over) and
+ * only the charge is recorded. A charge may take a counter past its cap: by no more than the node
+ * let through while the database was away.
+ */
+export function* chargeHeldWindows(q: Statements, rid: string, held: readonly HeldWindow[], amount: number, now: number): Ops<void> {
+  for (const [acct, win, start, end] of held) {
+    const key = { acct, win };
+    let row = (yield get(q.windowLock(key))).row;
+    if (!row) {
+      yield run(q.windowInsert({ ...key, start, end, q: 0, r: 0 }));
+      row = (yield get(q.windowLock(key))).row;
+    }
+    const rowStart = num(row?.period_start);
+    let at = start;
+    if (row && rowStart < end && num(row.period_end) > start) {
+      at = rowStart;
+      yield run(q.windowAdd({ ...key, start: at, q: amount, r: 1 }));
+    } else if (!row || num(row.period_end) <= start) {
+      yield run(q.windowSet({ ...key, start, end, q: amount, r: 1 }));
+    }
+    yield run(q.chargeInsert({ rid, ...key, start: at, q: amount, r: 1, now }));
   }
 }

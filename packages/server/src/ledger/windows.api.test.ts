@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { TokenStatus } from '@modelgate/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomAlnum } from '../modules/users/password.js';
@@ -155,16 +157,63 @@ describe.each(testDbKinds())('ledger windows on %s', (kind) => {
     expect((await reconcile(srv.ctx.db.db)).ok).toBe(true);
   });
 
-  it('while the database is away, a request with windows or plans is refused (503) rather than served uncounted', async () => {
+  it('while the database is away, windows this node saw are decided from its cache (rollover included), unseen ones refused (503); the spool charges them once', async () => {
     const a = await account(1_000_000);
     const away = new Ledger(srv.ctx.db, 'away-node', 60);
-    const outage = away.attachOutage({ mode: 'serve', spoolDir: `/tmp/mg-windows-spool-${kind}-${seq}`, timeoutMs: 1000, probeMs: 60_000 }, { warn() {}, info() {}, error() {} });
+    const outage = away.attachOutage({ mode: 'serve', spoolDir: `/tmp/mg-windows-spool-${kind}-${seq}-${randomAlnum(6)}`, timeoutMs: 1000, probeMs: 60_000 }, { warn() {}, info() {}, error() {} });
     outage.balances = () => ({ user: 1_000_000, token: 1_000_000 });
+    const cap = window(`t${a.tokenId}`, { requests: 3 });
+    // A plan whose counter the node last saw in a period that has ended since: it starts from zero.
+    const planId = 9_500_000 + seq;
+    const stale = window(`s${planId}`, { quota: 2000 });
+    const plan = { id: planId, windows: [{ ...stale, start: now(), end: now() + 3600 }] };
+    // Seen through the database: one request on the cap, one the plan paid.
+    const seen = rid();
+    expect(await reserve(a, { requestId: seen, windows: [cap] }, away)).toMatchObject({ ok: true, windows: 1 });
+    expect(await settle(a, seen, 1000, 400, {}, away)).toEqual({ charged: 400, duplicate: false });
+    const byPlan = rid();
+    expect(await reserve(a, { requestId: byPlan, plans: [{ id: planId, windows: [stale] }] }, away)).toMatchObject({ ok: true, paidBy: planId });
+    expect(await settle(a, byPlan, 1000, 1500, { paidBy: planId }, away)).toEqual({ charged: 1500, duplicate: false });
+    const wallet = await quotaOf(a.userId);
+
     outage.enter(new Error('test: the database is away'));
-    await expect(reserve(a, { windows: [window(`t${a.tokenId}`, { requests: 5 })] }, away)).rejects.toBeInstanceOf(DbUnavailableError);
+    await expect(reserve(a, { windows: [window(`u${a.userId}`, { requests: 5 })] }, away)).rejects.toBeInstanceOf(DbUnavailableError);
     await expect(reserve(a, { plans: [{ id: 1, windows: [window('s1', { requests: 5 })] }], fallThrough: true }, away)).rejects.toBeInstanceOf(DbUnavailableError);
-    // A caller without windows is still served from the caches.
-    expect(await reserve(a, {}, away)).toMatchObject({ ok: true, amount: 1000 });
+    // The cap: two more fit, the next is refused with the block the database would give.
+    const local = [rid(), rid()];
+    for (const requestId of local) expect(await reserve(a, { requestId, windows: [cap] }, away)).toMatchObject({ ok: true, windows: 1 });
+    expect(await reserve(a, { windows: [cap] }, away)).toMatchObject({ ok: false, who: 'window', block: { account: `t${a.tokenId}`, unit: 'requests', limit: 3 } });
+    expect(await settle(a, local[0]!, 1000, 300, {}, away)).toEqual({ charged: 300, duplicate: false });
+    expect(await away.release(local[1]!)).toBe(true);
+    // Released: its request is free again locally.
+    const last = rid();
+    expect(await reserve(a, { requestId: last, windows: [cap] }, away)).toMatchObject({ ok: true });
+    expect(await settle(a, last, 1000, 200, {}, away)).toEqual({ charged: 200, duplicate: false });
+    // The plan's period has rolled over (2000 left, 500 used before): it pays from zero, clamped to its allowance.
+    await srv.ctx.db.db.updateTable('window_counters').set({ period_start: now() - 7200, period_end: now() - 1 }).where('account', '=', `s${planId}`).execute();
+    await srv.ctx.db.db.updateTable('window_charges').set({ period_start: now() - 7200 }).where('account', '=', `s${planId}`).execute();
+    outage.windows.set(`s${planId}`, 'day', { start: now() - 7200, end: now() - 1, quota: 1500, requests: 1 });
+    const planned = rid();
+    expect(await reserve(a, { requestId: planned, plans: [plan], amount: 2500, min: 100 }, away)).toMatchObject({ ok: true, amount: 2000, paidBy: planId });
+    expect(await reserve(a, { plans: [plan], fallThrough: false }, away)).toMatchObject({ ok: false, who: 'window', block: { account: `s${planId}`, unit: 'quota' } });
+    expect(await settle(a, planned, 2000, 1800, { paidBy: planId }, away)).toEqual({ charged: 1800, duplicate: false });
+
+    const files = fs.readdirSync(outage.spool.dir).map((n) => [n, fs.readFileSync(path.join(outage.spool.dir, n))] as const);
+    const exact = async () => {
+      expect(await windowCounter(H, `t${a.tokenId}`, 'day')).toMatchObject({ quota_used: 900, requests_used: 3 });
+      expect(await windowCounter(H, `s${planId}`, 'day')).toMatchObject({ quota_used: 1800, requests_used: 1 });
+      // The plan's charge left the wallet alone; the cap's were the wallet's.
+      expect(await quotaOf(a.userId)).toBe(wallet - 500);
+      const paid = await srv.ctx.db.db.selectFrom('ledger_requests').select('paid_by').where('request_id', '=', planned).executeTakeFirstOrThrow();
+      expect(Number(paid.paid_by)).toBe(planId);
+      expect((await reconcile(srv.ctx.db.db)).ok).toBe(true);
+    };
+    // Replayed (the database answers again), then the same files once more: charged once.
+    expect(await outage.replay()).toBe(true);
+    await exact();
+    for (const [name, bytes] of files) fs.writeFileSync(path.join(outage.spool.dir, name), bytes);
+    expect(await outage.replay()).toBe(true);
+    await exact();
     await outage.close();
   });
 

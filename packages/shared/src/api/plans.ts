@@ -134,6 +134,24 @@ export const subscriptionSettingsBody = z.object({ id, auto_renew: boolLike });
 export const subscriptionOrderBody = z.object({ ids: z.array(id).max(100) });
 export const userIdQuery = z.object({ user_id: id });
 
+/**
+ * Paying a plan online (issue 32; docs/ledger.md "Plans paid online"): through Epay (`zfb`
+ * Alipay, `wx` WeChat Pay) or Stripe, whichever the site has configured. `money` is the plan's
+ * price converted as a top-up of that quota is (Price or StripeUnitPrice × the group's top-up
+ * ratio), 2 decimals; `currency` is CNY for Epay, the Stripe currency for Stripe.
+ */
+export const PLAN_PAY_METHODS = ['zfb', 'wx', 'stripe'] as const;
+export const planPayment = z.object({ method: z.enum(PLAN_PAY_METHODS), money: z.string(), currency: z.string() }).meta({ id: 'PlanPayment' });
+export type PlanPayment = z.infer<typeof planPayment>;
+export const planPayable = z.object({ plan_id: z.number().int(), price: z.number().int(), methods: z.array(planPayment) }).meta({ id: 'PlanPayable' });
+export type PlanPayable = z.infer<typeof planPayable>;
+/** `payment_method`: one of PLAN_PAY_METHODS (`alipay`/`wxpay` too); anything else is refused by name. */
+export const planPayBody = z.object({ plan_id: id, payment_method: z.string().max(16) });
+/** Where the browser goes: Epay's form (`url` + signed `fields`, posted) or Stripe's hosted page (`url`, no fields). */
+export const planPayOrder = z.object({ trade_no: z.string(), url: z.string(), fields: z.record(z.string(), z.string()) }).meta({ id: 'PlanPayOrder' });
+export type PlanPayOrder = z.infer<typeof planPayOrder>;
+export const planIdQuery = z.object({ plan_id: id });
+
 export const planRoutes = resource('plans', {
   'GET /api/plan/': { auth: 'admin', summary: 'Every plan, on sale or not', response: apiResponse(z.array(plan)) },
   'POST /api/plan/': { auth: 'admin', summary: 'Create a plan', body: planBody, response: apiResponse(plan), audit: { action: 'plan.create', target: 'plan', targetId: 'body.name', result: true } },
@@ -145,6 +163,13 @@ export const planRoutes = resource('plans', {
   'GET /api/user/plan/available': { auth: 'user', summary: 'Plans on sale', response: apiResponse(z.array(plan)) },
   'GET /api/user/plan/': { auth: 'user', summary: 'Own subscriptions (running first, in draw order), with their meters', response: apiResponse(z.array(subscription)) },
   'POST /api/user/plan/buy': { auth: 'user', summary: 'Buy a plan with the wallet balance', body: z.object({ plan_id: id }), response: apiResponse(subscription) },
+  'GET /api/user/plan/payable': { auth: 'user', summary: "What a plan on sale costs through each enabled online payment method", querystring: planIdQuery, response: apiResponse(planPayable) },
+  'POST /api/user/plan/pay': {
+    auth: 'user',
+    summary: 'Order a plan paid online: a pending order and where the browser pays it; the confirmed payment credits the wallet and buys the plan from it, in one transaction',
+    body: planPayBody,
+    response: apiResponse(planPayOrder),
+  },
   'POST /api/user/plan/renew': { auth: 'user', summary: 'Extend a running subscription by its duration, paid from the wallet', body: subscriptionIdBody, response: apiResponse(subscription) },
   'POST /api/user/plan/cancel': { auth: 'user', summary: 'End a subscription now (nothing is refunded)', body: subscriptionIdBody, response: apiEmpty },
   'PUT /api/user/plan/settings': { auth: 'user', summary: 'Renew a subscription automatically at its end, from the wallet', body: subscriptionSettingsBody, response: apiResponse(subscription) },

@@ -11,7 +11,8 @@ export type TopUpStatusValue = (typeof TopUpStatus)[keyof typeof TopUpStatus];
 /**
  * An online top-up order. `amount` is what the user asked for in the site's display unit (dollars,
  * or quota units when currency display is off), `quota` what a confirmed payment credits (fixed
- * when the order is made), `money` what the gateway charges.
+ * when the order is made), `money` what the gateway charges. A plan paid online is an order too:
+ * `plan_id` names the plan, `amount` is 0 and `quota` the plan's price when it was ordered.
  */
 export const topUpOrder = z
   .object({
@@ -30,6 +31,12 @@ export const topUpOrder = z
     status: z.string(),
     /** What the payment service reported after the payment (a refund, a dispute), empty otherwise. */
     note: z.string(),
+    /** The plan this order pays for (a plan paid online); 0 for a top-up. */
+    plan_id: z.number().int(),
+    /** The subscription a paid plan order bought; 0 otherwise. */
+    subscription_id: z.number().int(),
+    /** Why a paid plan order bought no plan (a server message code; the payment stayed in the balance); '' otherwise. */
+    plan_error: z.string(),
   })
   .meta({ id: 'TopUpOrder' });
 export type TopUpOrder = z.infer<typeof topUpOrder>;

@@ -1,4 +1,4 @@
-import type { Channel, LogEntry, Redemption, SelfUser, SiteStatus, Token, TopUpOrder, User } from '@modelgate/shared/api';
+import type { Channel, LogEntry, Redemption, SelfUser, SiteStatus, Subscription, Token, TopUpOrder, User } from '@modelgate/shared/api';
 
 /**
  * Test data of the server's exact shapes (types from the shared contracts; mock-api.ts also checks
@@ -195,6 +195,35 @@ export function aTopUpOrder(id: number, overrides: Partial<TopUpOrder> = {}): To
     complete_time: 0,
     status: 'pending',
     note: '',
+    plan_id: 0,
+    subscription_id: 0,
+    plan_error: '',
+    ...overrides,
+  };
+}
+
+export function aSubscription(id: number, overrides: Partial<Subscription> = {}): Subscription {
+  return {
+    id,
+    user_id: 2,
+    plan_id: 1,
+    name: `sub-${id}`,
+    allowances: { day: { quota: 0, requests: 10 } },
+    models: '',
+    groups: '',
+    fall_through: false,
+    price: 1_000_000,
+    duration_days: 7,
+    status: 1,
+    auto_renew: false,
+    priority: id,
+    starts_at: 1700000000,
+    expires_at: 1900000000,
+    renewals: 0,
+    granted_by: 0,
+    created_at: 1700000000,
+    ended_at: 0,
+    meters: [{ scope: 'plan', id, name: `sub-${id}`, window: 'day', quota_limit: 0, quota_used: 0, requests_limit: 10, requests_used: 4, refill_at: 1800000000 }],
     ...overrides,
   };
 }

@@ -1,11 +1,10 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startFaultProxy, type FaultProxy } from '@modelgate/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SqlKind } from '../../config/config.js';
+import { describe, expect, it } from 'vitest';
 import { multiNodeDbKinds } from '../../test-support/multinode.js';
-import { addCaller, addChannel, balances, expectChargedFor, priceModels, startRelayHarness, type RelayHarness, type TestCaller } from '../../test-support/relay-fixtures.js';
+import { outageHarness } from '../../test-support/outage.js';
+import { addCaller, balances, expectChargedFor, type TestCaller } from '../../test-support/relay-fixtures.js';
 import { until } from '../../test-support/text.js';
 
 /**
@@ -20,30 +19,8 @@ import { until } from '../../test-support/text.js';
 const OUTAGE_MS = 30_000;
 const MODEL = 'm-db-outage';
 
-/**
- * A relay harness for the describe block that calls it: on `kind`, reaching PostgreSQL or MySQL through
- * a fault proxy the test scripts (SQLite: directly), with a priced model on one channel.
- */
-function outageHarness(kind: SqlKind, env: Record<string, string>): { h: () => RelayHarness; proxy: () => FaultProxy } {
-  let proxy: FaultProxy | undefined;
-  let h: RelayHarness | undefined;
-  beforeAll(async () => {
-    if (kind !== 'sqlite') proxy = await startFaultProxy(kind === 'postgres' ? process.env.TEST_PG_URL! : process.env.TEST_MYSQL_URL!);
-    const hop = proxy;
-    h = await startRelayHarness({ kind, databaseEnv: hop ? (e) => ({ ...e, SQL_DSN: hop.url(e.SQL_DSN) }) : undefined, env });
-    await priceModels(h, [MODEL]);
-    await addChannel(h.root, { base_url: h.fake.url, models: MODEL });
-  });
-  afterAll(async () => {
-    proxy?.restore();
-    await h?.close();
-    await proxy?.close();
-  });
-  return { h: () => h!, proxy: () => proxy! };
-}
-
 describe.each(multiNodeDbKinds())('a database outage on %s', (kind) => {
-  const setup = outageHarness(kind, { SYNC_FREQUENCY: '2' });
+  const setup = outageHarness(kind, { SYNC_FREQUENCY: '2' }, MODEL);
 
   it('serves cached callers for 30 s with their charges spooled, then replays them exactly once', { timeout: 120_000 }, async () => {
     const h = setup.h();
@@ -157,7 +134,7 @@ describe.each(multiNodeDbKinds())('a database outage on %s', (kind) => {
 });
 
 describe.runIf(process.env.TEST_PG_URL)('a database that stops answering (PostgreSQL blackholed)', () => {
-  const setup = outageHarness('postgres', { SYNC_FREQUENCY: '2' });
+  const setup = outageHarness('postgres', { SYNC_FREQUENCY: '2' }, MODEL);
 
   it('answers within the write timeout, serves on, and charges each answer once when the hung writes finish too', { timeout: 90_000 }, async () => {
     const h = setup.h();
@@ -190,7 +167,7 @@ describe.runIf(process.env.TEST_PG_URL)('a database that stops answering (Postgr
 });
 
 describe('a SQLite file another process keeps locked', () => {
-  const setup = outageHarness('sqlite', { SYNC_FREQUENCY: '2' });
+  const setup = outageHarness('sqlite', { SYNC_FREQUENCY: '2' }, MODEL);
 
   it('serves from the caches while the write lock is held elsewhere, then replays each charge once', { timeout: 90_000 }, async () => {
     const h = setup.h();
@@ -224,7 +201,7 @@ describe('a SQLite file another process keeps locked', () => {
 });
 
 describe.each(multiNodeDbKinds())('DB_OUTAGE_MODE=refuse on %s', (kind) => {
-  const setup = outageHarness(kind, { DB_OUTAGE_MODE: 'refuse' });
+  const setup = outageHarness(kind, { DB_OUTAGE_MODE: 'refuse' }, MODEL);
 
   it('refuses new relay requests with 503 and Retry-After while the database is away, and is not ready', async () => {
     const h = setup.h();

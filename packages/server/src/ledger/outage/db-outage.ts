@@ -1,5 +1,10 @@
 import { DbUnavailableError } from '../../db/db-unavailable.js';
+import type { ReserveInput, ReserveResult } from '../request-ops.js';
+import type { HeldWindow } from '../window-ops.js';
+import { reserveLocally, type LocalDecision } from './local-reserve.js';
+import type { RedisWindows } from './redis-windows.js';
 import { Spool, type SpoolEntry } from './spool.js';
+import { WindowCache } from './window-cache.js';
 
 export type OutageMode = 'serve' | 'refuse';
 
@@ -22,6 +27,11 @@ interface Hold {
   tid: number;
   limited: boolean;
   amount: number;
+  /** The wallet's part: the amount, or 0 when a subscription pays. */
+  user: number;
+  /** A caller with periodic limits or plans: the subscription that pays (0: the wallet) and the windows held. */
+  paid?: number;
+  wins?: readonly HeldWindow[];
 }
 
 export interface OutageLog {
@@ -54,6 +64,10 @@ export class DbOutage {
   private closed = false;
   /** Entries spooled and replayed since start (tests). */
   readonly stats = { spooled: 0, replayed: 0 };
+  /** The window counters this node has seen (callers with periodic limits or plans). */
+  readonly windows = new WindowCache();
+  /** With Redis: the window counters every node mirrors and decides on during an outage (redis-windows.ts). */
+  private shared: RedisWindows | undefined;
 
   /** Set by the relay: the cached balances of a caller (relay/auth-cache.ts). */
   balances: CachedBalances = () => undefined;
@@ -165,8 +179,40 @@ export class DbOutage {
       }
       take = left;
     }
-    this.hold(requestId, { uid: userId, tid: tokenId, limited, amount: take });
+    this.hold(requestId, { uid: userId, tid: tokenId, limited, amount: take, user: take });
     return { ok: true, amount: take };
+  }
+
+  /** Shares the window counters through Redis: mirrored while the database answers, decided on together during an outage. */
+  shareWindows(shared: RedisWindows): void {
+    this.shared = shared;
+    this.windows.mirror = shared;
+    shared.outage = () => this.active;
+  }
+
+  /**
+   * A reservation of a caller with periodic limits or plans, decided as the database would decide it
+   * (local-reserve.ts) against the cached balances and the window counters: with Redis, the shared
+   * ones (redis-windows.ts); without it — or while it is unreachable too — the ones this node has
+   * seen. Refused (DbUnavailableError) in `refuse` mode, for a caller not cached, and when a window
+   * the decision needs is known neither in Redis nor here.
+   */
+  async reserveWindows(r: ReserveInput): Promise<ReserveResult> {
+    if (this.config.mode === 'refuse') throw new DbUnavailableError('DB_OUTAGE_MODE=refuse');
+    if (!this.available(r.userId, r.tokenId, r.tokenLimited)) throw new DbUnavailableError('the caller is not cached on this node');
+    // Balances are read and held in one synchronous step with the decision: a hold made while Redis answers is already counted.
+    const decide = (windows: WindowCache): LocalDecision => {
+      const avail = this.available(r.userId, r.tokenId, r.tokenLimited);
+      if (!avail) throw new DbUnavailableError('the caller is not cached on this node');
+      const d = reserveLocally(r, avail, windows, (rid) => this.holds.has(rid));
+      if (d.result.ok && d.hold) {
+        const h = d.hold;
+        this.hold(r.requestId, { uid: r.userId, tid: r.tokenId, limited: r.tokenLimited, amount: d.result.amount, user: h.user, paid: h.paid, wins: h.wins });
+      }
+      return d;
+    };
+    const shared = this.shared && (await this.shared.reserve(r, this.windows, decide, () => this.unhold(r.requestId)));
+    return (shared || decide(this.windows)).result;
   }
 
   /** What a caller may still spend on this node: the cached balance less its holds (undefined: not cached). */
@@ -186,7 +232,7 @@ export class DbOutage {
 
   private hold(rid: string, h: Hold): void {
     this.holds.set(rid, h);
-    this.userHeld.set(h.uid, (this.userHeld.get(h.uid) ?? 0) + h.amount);
+    if (h.user) this.userHeld.set(h.uid, (this.userHeld.get(h.uid) ?? 0) + h.user);
     if (h.limited) this.tokenHeld.set(h.tid, (this.tokenHeld.get(h.tid) ?? 0) + h.amount);
   }
 
@@ -195,9 +241,11 @@ export class DbOutage {
     const h = this.holds.get(rid);
     if (!h) return undefined;
     this.holds.delete(rid);
-    const u = (this.userHeld.get(h.uid) ?? 0) - h.amount;
-    if (u > 0) this.userHeld.set(h.uid, u);
-    else this.userHeld.delete(h.uid);
+    if (h.user) {
+      const u = (this.userHeld.get(h.uid) ?? 0) - h.user;
+      if (u > 0) this.userHeld.set(h.uid, u);
+      else this.userHeld.delete(h.uid);
+    }
     if (h.limited) {
       const t = (this.tokenHeld.get(h.tid) ?? 0) - h.amount;
       if (t > 0) this.tokenHeld.set(h.tid, t);
@@ -210,7 +258,10 @@ export class DbOutage {
   async write(e: SpoolEntry): Promise<void> {
     await this.spool.append(e);
     this.stats.spooled += 1;
-    if (e.op === 'settle') this.spent(e.uid, e.limited ? e.tid : 0, e.charge);
+    if (e.op === 'settle') {
+      // A subscription paid: the wallet's cached balance stays, the token's goes down.
+      this.spent(e.paid ? 0 : e.uid, e.limited ? e.tid : 0, e.charge);
+    }
     this.scheduleProbe();
   }
 

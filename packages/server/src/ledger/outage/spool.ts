@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { LogValues } from '../statements.js';
+import type { HeldWindow } from '../window-ops.js';
 
 /** A settlement made while the database was away: replayed as a settle that finds its own reservation. */
 export interface SpooledSettle {
@@ -14,6 +15,10 @@ export interface SpooledSettle {
   rt: number;
   /** The consume-log row as it would have been written for the full charge (null: consume logs off). */
   log: LogValues | null;
+  /** The subscription that paid (absent: the wallet, or whatever the database's reservation says). */
+  paid?: number;
+  /** A reservation made during the outage by a caller with periodic limits or plans: the windows it held, charged at replay. */
+  wins?: HeldWindow[];
 }
 
 /** A request that ended without a charge while the database was away: its reservation, if any reached the database, is given back. */

@@ -4,9 +4,10 @@ import { authGuards, caller } from '../../http/auth.js';
 import { idempotency } from '../../http/idempotency.js';
 import { ok } from '../../http/reply.js';
 import { routeDeclarer } from '../../http/schema.js';
+import { PlanPayments } from './plan-payments.js';
 
 /** The part of the application context this file uses. */
-type Deps = Pick<AppContext, 'plans' | 'rateLimitStore' | 'sessions' | 'users'>;
+type Deps = Pick<AppContext, 'options' | 'plans' | 'plansRepo' | 'rateLimitStore' | 'sessions' | 'topUps' | 'topUpService' | 'users'>;
 
 /**
  * `/api/plan/*` (admins: plans, grants) and `/api/user/plan/*` (a user's own subscriptions);
@@ -16,6 +17,7 @@ export function plansRoutes(app: FastifyInstance, ctx: Deps): void {
   const declare = routeDeclarer(app, authGuards(ctx));
   const svc = ctx.plans;
   const once = idempotency(ctx.rateLimitStore);
+  const payments = new PlanPayments(ctx);
 
   declare('GET /api/plan/', {}, async () => ok(await svc.listPlans()));
   declare('POST /api/plan/', {}, async (req) => ok(await svc.createPlan(req.body)));
@@ -38,6 +40,11 @@ export function plansRoutes(app: FastifyInstance, ctx: Deps): void {
   declare('GET /api/user/plan/', {}, async (req) => ok(await svc.subscriptionsOf(caller(req).id)));
   // Money moves: a repeated click (same Idempotency-Key) buys or renews once.
   declare('POST /api/user/plan/buy', {}, async (req) => ok(await once(req, 'plan-buy', () => svc.buy(caller(req).id, req.body.plan_id))));
+  declare('GET /api/user/plan/payable', {}, async (req) => ok(await payments.payable(caller(req), req.query.plan_id)));
+  declare('POST /api/user/plan/pay', {}, async (req) => {
+    const me = caller(req);
+    return ok(await once(req, 'plan-pay', () => payments.pay({ id: me.id, group: me.group, email: me.row.email }, req.body.plan_id, req.body.payment_method, req.log)));
+  });
   declare('POST /api/user/plan/renew', {}, async (req) => ok(await once(req, 'plan-renew', () => svc.renew(caller(req).id, req.body.id))));
   declare('POST /api/user/plan/cancel', {}, async (req) => {
     await svc.cancel(caller(req).id, req.body.id);

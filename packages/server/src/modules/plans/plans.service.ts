@@ -33,6 +33,9 @@ function names(list: string | undefined): string {
   return [...new Set((list ?? '').split(',').map((s) => s.trim()).filter(Boolean))].join(',');
 }
 
+/** What a paid plan order came to: the subscription bought, or why none was (a server message code). */
+export type PaidPlanOutcome = { subscriptionId: number; name: string } | { error: 'PLAN_PAID_PLAN_GONE' | 'PLAN_PAID_OFF_SALE' | 'PLAN_PAID_PRICE_RAISED' | 'PLAN_PAID_TOO_MANY' };
+
 /** Thrown inside a purchase's transaction to roll it back: the wallet does not cover the price. */
 class ShortBalance extends Error {}
 
@@ -132,38 +135,46 @@ export class PlansService {
     return found;
   }
 
+  /** The subscription row of a new purchase or grant of `plan`, inside `t`: drawn after the user's `running` ones. */
+  private newSubscription(t: Transaction<Database>, userId: number, plan: PlanRow, grantedBy: number, running: UserPlanRow[]): Promise<number> {
+    const now = nowSec();
+    const days = Number(plan.duration_days);
+    return this.repo.insertSubscription(t, {
+      user_id: userId,
+      plan_id: Number(plan.id),
+      name: plan.name,
+      allowances: plan.allowances,
+      models: plan.models,
+      groups: plan.groups,
+      fall_through: Number(plan.fall_through),
+      price: Number(plan.price),
+      duration_days: days,
+      status: SubscriptionStatus.Active,
+      priority: running.reduce((m, r) => Math.max(m, Number(r.priority)), -1) + 1,
+      starts_at: now,
+      expires_at: days > 0 ? now + days * DAY_SEC : 0,
+      granted_by: grantedBy,
+      created_at: now,
+    });
+  }
+
+  /** The wallet debit of a purchase (a `plan` ledger entry, once per subscription). */
+  private async debit(t: Transaction<Database>, userId: number, subId: number, price: number): Promise<boolean> {
+    return price <= 0 || (await this.deps.quotaLedger.move({ kind: 'plan', userId, quota: -price, ref: `plan:${subId}:0` }, t)) === 'applied';
+  }
+
   /**
    * A new subscription to `planId`: paid from the wallet (`grantedBy` 0) or granted by an admin.
    * Drawn after the user's running ones.
    */
   private async subscribe(userId: number, plan: PlanRow, grantedBy: number): Promise<number> {
-    const now = nowSec();
     const price = Number(plan.price);
     try {
       const id = await this.transact(async (t) => {
         const running = await this.repo.active(userId, t);
         if (running.length >= MAX_ACTIVE_SUBSCRIPTIONS) throw new AppError('PLAN_TOO_MANY', 200, undefined, { max: MAX_ACTIVE_SUBSCRIPTIONS });
-        const days = Number(plan.duration_days);
-        const subId = await this.repo.insertSubscription(t, {
-          user_id: userId,
-          plan_id: Number(plan.id),
-          name: plan.name,
-          allowances: plan.allowances,
-          models: plan.models,
-          groups: plan.groups,
-          fall_through: Number(plan.fall_through),
-          price,
-          duration_days: days,
-          status: SubscriptionStatus.Active,
-          priority: running.reduce((m, r) => Math.max(m, Number(r.priority)), -1) + 1,
-          starts_at: now,
-          expires_at: days > 0 ? now + days * DAY_SEC : 0,
-          granted_by: grantedBy,
-          created_at: now,
-        });
-        if (!grantedBy && price > 0 && (await this.deps.quotaLedger.move({ kind: 'plan', userId, quota: -price, ref: `plan:${subId}:0` }, t)) !== 'applied') {
-          throw new ShortBalance();
-        }
+        const subId = await this.newSubscription(t, userId, plan, grantedBy, running);
+        if (!grantedBy && !(await this.debit(t, userId, subId, price))) throw new ShortBalance();
         return subId;
       });
       this.deps.onUserChange(userId);
@@ -172,6 +183,33 @@ export class PlansService {
       if (err instanceof ShortBalance) throw await this.shortBalance(userId, price);
       throw err;
     }
+  }
+
+  /**
+   * A plan paid online (docs/ledger.md "Plans paid online"), inside the payment's transaction just
+   * after `credited` quota reached the wallet: the plan bought from the wallet as "Buy" does, at
+   * its price now, which may not exceed what was paid (a lower price leaves the difference in the
+   * wallet). When it cannot be bought the credit stays in the wallet and the answer says why.
+   * Nothing here throws for a refusal: the payment's transaction must commit either way.
+   */
+  async buyPaid(t: Transaction<Database>, order: { user_id: number; plan_id: number; trade_no: string }, credited: number): Promise<PaidPlanOutcome> {
+    const plan = await this.repo.get(order.plan_id, t);
+    if (!plan) return { error: 'PLAN_PAID_PLAN_GONE' };
+    if (Number(plan.status) !== PlanStatus.OnSale) return { error: 'PLAN_PAID_OFF_SALE' };
+    const price = Number(plan.price);
+    if (price > credited) return { error: 'PLAN_PAID_PRICE_RAISED' };
+    // The wallet's row is locked by the credit already: a user's concurrent payments queue here.
+    const running = await this.repo.active(order.user_id, t);
+    if (running.length >= MAX_ACTIVE_SUBSCRIPTIONS) return { error: 'PLAN_PAID_TOO_MANY' };
+    const subId = await this.newSubscription(t, order.user_id, plan, 0, running);
+    // The wallet holds at least `credited` under its lock: a refusal here is a broken invariant, rolled back whole.
+    if (!(await this.debit(t, order.user_id, subId, price))) throw new Error(`plan order ${order.trade_no}: the wallet did not cover the price just credited`);
+    return { subscriptionId: subId, name: plan.name };
+  }
+
+  /** After a paid plan order committed: the user's running subscriptions may have changed. */
+  afterPaid(userId: number): void {
+    this.deps.onUserChange(userId);
   }
 
   private async shortBalance(userId: number, price: number): Promise<AppError> {

@@ -113,6 +113,7 @@ export const mjStore: TaskStore<MjRow, MjPatch> = {
     // Drawing tasks keep milliseconds.
     submittedAtMs: Number(r.submit_time),
     failReason: r.fail_reason ?? '',
+    requestId: r.request_id ?? '',
   }),
   async writeIfOpen(trx, row, patch) {
     // Only a task that is still open moves: a task another poller already finished stays as it is.

@@ -53,6 +53,7 @@ export function tasksTableStore(platform: string): TaskStore<TaskRow, TaskPatch>
       quota: Number(r.quota),
       submittedAtMs: Number(r.submit_time) * 1000,
       failReason: r.fail_reason ?? '',
+      requestId: r.request_id ?? '',
     }),
     async writeIfOpen(trx, row, patch) {
       const r = await trx

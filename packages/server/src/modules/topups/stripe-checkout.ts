@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import type { UserRow } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { OptionsService } from '../options/options.service.js';
-import type { TopUpService } from './topups.service.js';
+import type { Quote, TopUpService } from './topups.service.js';
 import type { TopUpsRepository } from './topups.repository.js';
 
 /** Currencies Stripe counts in whole units (its "zero-decimal currencies"): 5 JPY is sent as 5, 5 USD as 500. */
@@ -90,8 +90,14 @@ export class StripeCheckout {
 
   async pay(user: Pick<UserRow, 'id' | 'group' | 'email'>, raw: unknown, log: CheckoutLog): Promise<{ url: string; trade_no: string }> {
     const q = this.quote(user.group, raw);
+    return this.checkout(user, q, `TUC${q.amount}`, log);
+  }
+
+  /** The order for a quote (`planId`: a plan paid online) and its Checkout Session; `product` is what the hosted page names. */
+  async checkout(user: Pick<UserRow, 'id' | 'email'>, q: Quote, product: string, log: CheckoutLog, planId?: number): Promise<{ url: string; trade_no: string }> {
+    if (!stripeEnabled(this.o)) throw new AppError('TOPUP_STRIPE_DISABLED');
     const currency = (this.o.str('StripeCurrency') || 'usd').toLowerCase();
-    const tradeNo = await this.deps.topUpService.newOrder(user.id, q, 'stripe');
+    const tradeNo = await this.deps.topUpService.newOrder(user.id, q, 'stripe', planId);
     const server = this.o.str('ServerAddress');
     // Only the trade number travels in the return URLs: the wallet reads the order's state and
     // amount from the server, so nothing a user edits in the address bar changes what is credited.
@@ -101,9 +107,9 @@ export class StripeCheckout {
       session = await stripeClient(this.o).checkout.sessions.create(
         {
           mode: 'payment',
-          line_items: [{ quantity: 1, price_data: { currency, unit_amount: minorUnits(q.money, currency), product_data: { name: `TUC${q.amount}` } } }],
+          line_items: [{ quantity: 1, price_data: { currency, unit_amount: minorUnits(q.money, currency), product_data: { name: product } } }],
           client_reference_id: tradeNo,
-          metadata: { trade_no: tradeNo, user_id: String(user.id) },
+          metadata: { trade_no: tradeNo, user_id: String(user.id), ...(planId ? { plan_id: String(planId) } : {}) },
           // Refunds and disputes name the PaymentIntent: its metadata leads back to the order.
           payment_intent_data: { metadata: { trade_no: tradeNo } },
           ...(user.email ? { customer_email: user.email } : {}),

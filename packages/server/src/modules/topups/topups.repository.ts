@@ -14,9 +14,11 @@ export interface NewOrder {
   create_time: number;
   /** The payment service's id for the order, when it has one before the payment (Stripe's Checkout Session). */
   gateway_ref?: string;
+  /** The plan a plan order pays for (absent: a top-up). */
+  plan_id?: number;
 }
 
-const COLUMNS = ['t.id', 't.user_id', 't.amount', 't.quota', 't.money', 't.trade_no', 't.payment_method', 't.create_time', 't.complete_time', 't.status', 't.gateway_ref', 't.note'] as const;
+const COLUMNS = ['t.id', 't.user_id', 't.amount', 't.quota', 't.money', 't.trade_no', 't.payment_method', 't.create_time', 't.complete_time', 't.status', 't.gateway_ref', 't.note', 't.plan_id', 't.subscription_id', 't.plan_error'] as const;
 
 function order(row: Record<string, unknown>): TopUpOrder {
   return {
@@ -32,6 +34,9 @@ function order(row: Record<string, unknown>): TopUpOrder {
     complete_time: Number(row.complete_time),
     status: String(row.status),
     note: String(row.note ?? ''),
+    plan_id: Number(row.plan_id ?? 0),
+    subscription_id: Number(row.subscription_id ?? 0),
+    plan_error: String(row.plan_error ?? ''),
   };
 }
 
@@ -103,6 +108,14 @@ export class TopUpsRepository {
       .where('status', 'in', [TopUpStatus.Pending, TopUpStatus.Failed])
       .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
+  }
+
+  /**
+   * What a paid plan order came to (inside its payment's transaction): the subscription it bought,
+   * or why it bought none (a server message code, and a note for the admin's order list).
+   */
+  async recordPlanOutcome(t: Transaction<Database>, tradeNo: string, outcome: { subscription_id: number } | { plan_error: string; note: string }): Promise<void> {
+    await t.updateTable('top_ups').set(outcome).where('trade_no', '=', tradeNo).execute();
   }
 
   /**

@@ -1,4 +1,4 @@
-import { LogType, QUOTA_MAX, quotaLogText } from '@modelgate/shared';
+import { LogType, QUOTA_MAX, quotaLogText, serverMessage } from '@modelgate/shared';
 import type { TopUpOrder } from '@modelgate/shared/api';
 import type { Db } from '../../db/client.js';
 import type { UserRow } from '../../db/schema.js';
@@ -8,6 +8,7 @@ import type { QuotaLedger } from '../../ledger/quota-ledger.js';
 import { retryTransient } from '../../ledger/retry.js';
 import { recordLog } from '../logs/log-writer.js';
 import type { OptionsService } from '../options/options.service.js';
+import type { PlansService } from '../plans/plans.service.js';
 import { randomAlnum } from '../users/password.js';
 import { epaySign, epayType, epayVerify, notifyFields } from './epay.js';
 import type { TopUpsRepository } from './topups.repository.js';
@@ -17,6 +18,8 @@ export interface TopUpServiceDeps {
   topUps: TopUpsRepository;
   options: OptionsService;
   quotaLedger: QuotaLedger;
+  /** Buys the plan of a paid plan order from what the payment credited (plans.service.ts). */
+  plans: Pick<PlansService, 'buyPaid' | 'afterPaid'>;
 }
 
 /** What an amount buys and costs. */
@@ -82,22 +85,36 @@ export class TopUpService {
     if (amount < min) throw new AppError('TOPUP_AMOUNT_TOO_LOW', 200, String(min));
     const quota = displayInCurrency ? Math.round(amount * quotaPerUnit) : amount;
     if (!Number.isSafeInteger(quota) || quota > QUOTA_MAX) throw new AppError('TOPUP_AMOUNT_TOO_HIGH');
+    return { amount, quota, money: this.moneyFor(group, quota, at.price) };
+  }
+
+  /** What `quota` costs at `price` per dollar's worth × the group's top-up ratio, to the cent (a top-up's amount, a plan's price). */
+  moneyFor(group: string, quota: number, price: number): number {
     const ratios = this.o.json<Record<string, unknown>>('TopupGroupRatio', {});
     const ratio = Number(ratios?.[group]) > 0 ? Number(ratios[group]) : 1;
-    const money = Math.round((quota / quotaPerUnit) * at.price * ratio * 100) / 100;
+    const money = Math.round((quota / this.display().quotaPerUnit) * price * ratio * 100) / 100;
     if (!(money >= 0.01)) throw new AppError('TOPUP_MONEY_TOO_LOW');
     if (!Number.isFinite(money) || money > 1e12) throw new AppError('TOPUP_AMOUNT_TOO_HIGH');
-    return { amount, quota, money };
+    return money;
   }
 
   /** Creates a pending order and the signed form that takes the browser to the gateway. */
   async pay(user: Pick<UserRow, 'id' | 'group'>, raw: unknown, method: string | undefined): Promise<PayForm> {
     const q = this.quote(user.group, raw);
+    return this.epayOrder(user.id, q, method, `TUC${q.amount}`);
+  }
+
+  /**
+   * A pending Epay order for the quote (`planId`: a plan paid online) and the signed form; `name`
+   * is what the gateway shows the payer.
+   */
+  async epayOrder(userId: number, q: Quote, method: string | undefined, name: string, planId?: number): Promise<PayForm & { tradeNo: string }> {
+    if (!this.enabled) throw new AppError('TOPUP_ONLINE_DISABLED');
     const server = this.o.str('ServerAddress');
     if (!server) throw new AppError('OPTION_SERVER_ADDRESS_FIRST');
     const type = epayType(method);
     if (!type) throw new AppError('TOPUP_PAYMENT_METHOD_INVALID');
-    const tradeNo = await this.newOrder(user.id, q, type);
+    const tradeNo = await this.newOrder(userId, q, type, planId);
     const callback = this.o.str('CustomCallbackAddress') || server;
     const fields: Record<string, string> = {
       pid: this.o.str('EpayId'),
@@ -105,20 +122,21 @@ export class TopUpService {
       out_trade_no: tradeNo,
       notify_url: `${callback}/api/user/epay/notify`,
       return_url: `${server}/topup`,
-      name: `TUC${q.amount}`,
+      name,
       money: q.money.toFixed(2),
       device: 'pc',
     };
     fields.sign = epaySign(fields, this.o.str('EpayKey'));
     fields.sign_type = 'MD5';
-    return { url: `${this.o.str('PayAddress')}/submit.php`, fields };
+    return { url: `${this.o.str('PayAddress')}/submit.php`, fields, tradeNo };
   }
 
   /** Stores a pending order for the quote; answers its new trade number. */
-  async newOrder(userId: number, q: Quote, method: string): Promise<string> {
+  async newOrder(userId: number, q: Quote, method: string, planId?: number): Promise<string> {
     for (let i = 0; i < 5; i++) {
       const candidate = `USR${userId}NO${randomAlnum(6)}${nowSec()}`;
-      const inserted = await this.deps.topUps.insert({ user_id: userId, amount: q.amount, quota: q.quota, money: q.money, trade_no: candidate, payment_method: method, create_time: nowSec() });
+      const row = { user_id: userId, amount: q.amount, quota: q.quota, money: q.money, trade_no: candidate, payment_method: method, create_time: nowSec() };
+      const inserted = await this.deps.topUps.insert(planId ? { ...row, plan_id: planId } : row);
       if (inserted) return candidate;
     }
     throw new AppError('TOPUP_ORDER_FAILED');
@@ -167,21 +185,36 @@ export class TopUpService {
   /**
    * Marks the order paid and credits it, in one transaction; false when it was not pending any
    * more (paid already, or refunded or disputed before the payment's own event came). `paid` is
-   * the amount as the top-up log shows it (Stripe's carries its currency).
+   * the amount as the top-up log shows it (Stripe's carries its currency). A plan order's plan is
+   * bought from the credit in the same transaction; when it cannot be, the credit stays in the
+   * wallet and the order says why (docs/ledger.md "Plans paid online").
    */
-  credit(order: TopUpOrder, paid = order.money.toFixed(2)): Promise<boolean> {
-    const { db, topUps, quotaLedger } = this.deps;
+  async credit(order: TopUpOrder, paid = order.money.toFixed(2)): Promise<boolean> {
+    const { db, topUps, quotaLedger, plans } = this.deps;
     // Orders from before migration 0007 carry no quota: the reference credited amount × QuotaPerUnit.
     const quota = order.quota > 0 ? order.quota : Math.round(order.amount * this.display().quotaPerUnit);
-    return retryTransient(() =>
+    const credited = await retryTransient(() =>
       db.db.transaction().execute(async (t) => {
         if (!(await topUps.markPaid(t, order.trade_no, nowSec()))) return false;
         const moved = await quotaLedger.move({ kind: 'topup', userId: order.user_id, quota, ref: order.trade_no }, t);
         if (moved !== 'applied') throw new Error(`top-up ${order.trade_no}: the ledger answered ${moved}`);
-        const content = `在线充值成功，充值额度：${quotaLogText(quota, this.display())}，支付金额：${paid}，订单号：${order.trade_no}`;
+        let content = `在线充值成功，充值额度：${quotaLogText(quota, this.display())}，支付金额：${paid}，订单号：${order.trade_no}`;
+        if (order.plan_id) {
+          const outcome = await plans.buyPaid(t, order, quota);
+          if ('error' in outcome) {
+            const note = `plan #${order.plan_id} not bought: ${serverMessage(outcome.error, 'en')}; the payment stays in the balance`;
+            await topUps.recordPlanOutcome(t, order.trade_no, { plan_error: outcome.error, note });
+            content += `，套餐未能购买（${serverMessage(outcome.error, 'zh')}），额度已留在余额中`;
+          } else {
+            await topUps.recordPlanOutcome(t, order.trade_no, { subscription_id: outcome.subscriptionId });
+            content += `，已用于购买套餐「${outcome.name}」`;
+          }
+        }
         await recordLog(db, { userId: order.user_id, username: order.username, type: LogType.Topup, content, quota }, t);
         return true;
       }),
     );
+    if (credited && order.plan_id) plans.afterPaid(order.user_id);
+    return credited;
   }
 }

@@ -27,6 +27,8 @@ export interface TaskRef {
   failReason: string;
   /** What the user knows the task as, when it is not the upstream's id (a video's public id): the refund log names it. */
   label?: string;
+  /** The ledger request id the submit was charged under ('' on rows of earlier versions): the refund goes back to whoever it says paid. */
+  requestId: string;
 }
 
 /** The columns to write after an upstream's word, and where the task then stands. */
@@ -82,6 +84,9 @@ export interface TaskAdapter<Row = unknown, Patch = unknown> {
   timeout: { ms: number; reason: string };
   /** Price rule: the model an action is billed as, and its price in USD when no price is configured. */
   price: { model(action: string): string; defaultUsd(model: string): number };
-  /** Refund rule: a failed task gives its whole charge back to the user (not the token), once per `<ref>:<row id>`. */
+  /**
+   * Refund rule: a failed task gives its whole charge back where it came from — the wallet, or the
+   * plan that paid — and to the windows it was counted in (not the token's limit), once per `<ref>:<row id>`.
+   */
   refund: { ref: string; log(upstreamId: string, quota: number): string };
 }

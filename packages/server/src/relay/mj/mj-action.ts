@@ -20,6 +20,8 @@ export class MjError extends Error {
     readonly status: number,
     readonly code: number,
     message: string,
+    /** Sent as `Retry-After` (a periodic limit's refill). */
+    readonly retryAfterSec?: number,
   ) {
     super(message);
   }

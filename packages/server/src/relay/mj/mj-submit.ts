@@ -85,7 +85,10 @@ export async function submitMj(ctx: Deps, req: FastifyRequest, auth: RelayAuth, 
     action: intent.action,
     quota,
     channelId: target.ch.id,
+    lang: relayLangFromHeader(req.headers['accept-language']),
     shortQuota: (who) => invalid(`quota_not_enough: ${who} cannot pay ${quota}`),
+    // A periodic limit or plan allowance with no room: the proxy's rate-limit code, HTTP 429 and when it refills.
+    periodLimited: (err) => new MjError(429, MJ_RATE_LIMITED, err.message, err.retryAfterSec),
     send: async () => {
       const upstream = await target.adapter.call(target.ch.target, 'POST', `/mj${path}`, upstreamBody(ctx, body, hook?.url), SUBMIT_TIMEOUT_MS).catch((err: unknown) => {
         throw new MjError(502, MJ_SYSTEM, `upstream request failed: ${(err as Error).message}`);
@@ -99,7 +102,7 @@ export async function submitMj(ctx: Deps, req: FastifyRequest, auth: RelayAuth, 
     accepted: (r) => chargeable(intent.action, r.code),
   });
   const code = reply.code;
-  await storeTask(ctx, auth, target, intent.action, body, reply, charged, binding);
+  await storeTask(ctx, auth, target, intent.action, body, reply, { quota: charged, requestId: req.id }, binding);
   // Code 3 on a fresh submit means the proxy has no Discord account left for it (§8.3): the channel
   // is switched off when it may be. On a follow-up it only says the original task is unknown
   // upstream, so a caller's stale task id can never disable a channel (the reference's bug).
@@ -114,7 +117,9 @@ export async function submitMj(ctx: Deps, req: FastifyRequest, auth: RelayAuth, 
   return { ...reply, code: code === 22 || (code === 21 && !modal) ? 1 : code };
 }
 
-async function storeTask(ctx: Deps, auth: RelayAuth, target: MjChannel, action: MjAction, body: Record<string, unknown>, reply: MjReplyBody, quota: number, binding: NotifyBinding | null): Promise<void> {
+/** `charge`: what the submit charged and the ledger request it was charged under (a refund finds who paid by it). */
+async function storeTask(ctx: Deps, auth: RelayAuth, target: MjChannel, action: MjAction, body: Record<string, unknown>, reply: MjReplyBody, charge: { quota: number; requestId: string }, binding: NotifyBinding | null): Promise<void> {
+  const { quota } = charge;
   const accepted = quota > 0 || chargeable(action, reply.code);
   const props = reply.properties ?? {};
   const mjId = typeof reply.result === 'string' ? reply.result : '';
@@ -147,6 +152,7 @@ async function storeTask(ctx: Deps, auth: RelayAuth, target: MjChannel, action: 
       quota,
       buttons: '[]',
       properties: storedProperties(props, binding),
+      request_id: charge.requestId,
     })
     .execute();
 }

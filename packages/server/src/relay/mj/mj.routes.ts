@@ -54,7 +54,10 @@ async function answer(reply: FastifyReply, fn: () => Promise<unknown>): Promise<
     if (reply.sent) return reply;
     return reply.code(200).send(body);
   } catch (err) {
-    if (err instanceof MjError) return reply.code(err.status).send(err.body());
+    if (err instanceof MjError) {
+      if (err.retryAfterSec !== undefined) reply.header('retry-after', String(err.retryAfterSec));
+      return reply.code(err.status).send(err.body());
+    }
     // A key refusal and anything unexpected: the scope's error handler answers them.
     throw err;
   }

@@ -7,6 +7,7 @@ import type { RelayError } from '../relay-error.js';
 import { balancesOf, quotaRefusal } from '../relay-reserve.js';
 import type { Run } from '../relay-run.js';
 import { settle } from '../relay-settle.js';
+import { payerNote, quotaDisplay, requestWindows, windowRefusal } from '../relay-windows.js';
 import type { RelayAuth } from '../token-auth.js';
 
 /** A `response.done` event's `usage` (Realtime API) as normalised usage; undefined when it carries none. */
@@ -38,6 +39,9 @@ export class RealtimeBilling {
   private n = 0;
   private holdId: string | undefined;
   private held = 0;
+  /** Who pays the open hold (a subscription, 0: the wallet) and whether it holds windows (relay-windows.ts). */
+  private paidBy = 0;
+  private windows = 0;
   private readonly holdAmount: number;
 
   constructor(
@@ -53,16 +57,37 @@ export class RealtimeBilling {
     this.holdAmount = Math.max(1, estimateQuota(price, 0, undefined, Math.max(1, ctx.options.num('PreConsumedQuota'))));
   }
 
-  /** Reserves the hold of the next response; the refusal when the user or token cannot pay even one quota unit. */
+  /**
+   * Reserves the hold of the next response; the refusal when the user or token cannot pay even one
+   * quota unit, or a periodic limit or plan allowance has no room (429 `period_limit_exceeded`).
+   * Each response counts against the caller's windows as one request; a plan with room pays for it.
+   */
   async reserveNext(): Promise<RelayError | undefined> {
     this.n += 1;
     const requestId = `${this.req.id}-${this.n}`;
     const { auth } = this;
     const now = Math.floor(Date.now() / 1000);
-    const r = await this.ctx.relay.ledger.reserve({ requestId, userId: auth.user.id, tokenId: auth.token.id, tokenLimited: !auth.token.unlimited, amount: this.holdAmount, min: 1, now });
-    if (!r.ok) return quotaRefusal(this.ctx, auth, this.lang, await balancesOf(this.ctx, auth), this.holdAmount);
+    const limits = requestWindows(this.ctx, auth, this.model, now);
+    const r = await this.ctx.relay.ledger.reserve({
+      requestId,
+      userId: auth.user.id,
+      tokenId: auth.token.id,
+      tokenLimited: !auth.token.unlimited,
+      amount: this.holdAmount,
+      min: 1,
+      now,
+      windows: limits.windows,
+      plans: limits.plans,
+      fallThrough: limits.fallThrough,
+    });
+    if (!r.ok) {
+      if (r.who === 'window') return windowRefusal(this.lang, auth, r.block, limits.tz, quotaDisplay(this.ctx));
+      return quotaRefusal(this.ctx, auth, this.lang, await balancesOf(this.ctx, auth, { plans: r.who !== 'user' && !!limits.plans }), this.holdAmount);
+    }
     this.holdId = requestId;
     this.held = r.amount;
+    this.paidBy = r.paidBy ?? 0;
+    this.windows = r.windows ?? 0;
     return undefined;
   }
 
@@ -89,8 +114,10 @@ export class RealtimeBilling {
       input: { mode: 'realtime', format: 'openai-realtime', model: this.model, stream: true, clientWantsUsage: false, body: null, raw: Buffer.alloc(0), contentType: '', maxTokens: undefined },
       price: this.price,
       reserved: this.held,
+      paidBy: this.paidBy,
+      windows: this.windows,
       used: [ch.id],
-      logOther: how.estimated ? { ws: true, estimated: true } : { ws: true },
+      logOther: { ws: true, ...(how.estimated ? { estimated: true } : {}), ...payerNote(this.auth, this.paidBy) },
     };
     const settled = await settle(run, ch, usage, charge, frt, Date.now() - startedAt);
     // Less charged than owed: the user or the token ran dry during this response.

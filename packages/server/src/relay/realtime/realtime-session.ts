@@ -190,16 +190,21 @@ export class RealtimePipe {
     }
   }
 
-  /** The caller cannot pay for another response: an `error` event, then both sockets close. */
+  /**
+   * The caller cannot pay for another response: an `error` event, then both sockets close. A
+   * periodic limit or plan allowance that is used up says so (`rate_limit_exceeded`, the window and
+   * its refill time) rather than that the quota ran out.
+   */
   private outOfQuota(refusal: RelayError | undefined): void {
     const client = this.client!;
+    const windowed = refusal?.code === 'period_limit_exceeded';
     if (client.readyState === client.OPEN) {
       const base = serverMessage('RELAY_REALTIME_QUOTA_EXHAUSTED', this.lang);
-      const message = refusal ? `${base} (${refusal.message})` : base;
-      const error = { type: 'insufficient_quota', code: refusal?.code ?? 'insufficient_user_quota', message, param: null, event_id: null };
+      const message = windowed ? refusal.message : refusal ? `${base} (${refusal.message})` : base;
+      const error = { type: windowed ? 'rate_limit_exceeded' : 'insufficient_quota', code: refusal?.code ?? 'insufficient_user_quota', message, param: null, event_id: null };
       client.send(JSON.stringify({ type: 'error', event_id: `evt_${this.requestId}`, error }));
     }
-    this.end('server', 1008, 'insufficient quota');
+    this.end('server', 1008, windowed ? 'period limit reached' : 'insufficient quota');
   }
 
   private end(by: 'client' | 'upstream' | 'server', code: number, reason: Buffer | string): void {

@@ -23,6 +23,8 @@ class SunoError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Sent as `Retry-After` (a periodic limit's refill). */
+    readonly retryAfterSec?: number,
   ) {
     super(message);
   }
@@ -85,7 +87,10 @@ async function answer(req: FastifyRequest, reply: FastifyReply, fn: (req: Fastif
   try {
     return reply.code(200).send(await fn(req, earlyAuth(req)));
   } catch (err) {
-    if (err instanceof SunoError) return reply.code(err.status).send({ code: err.code, message: err.message, data: null });
+    if (err instanceof SunoError) {
+      if (err.retryAfterSec !== undefined) reply.header('retry-after', String(err.retryAfterSec));
+      return reply.code(err.status).send({ code: err.code, message: err.message, data: null });
+    }
     // A key refusal and anything unexpected: the scope's error handler answers them.
     throw err;
   }
@@ -124,7 +129,9 @@ async function submit(ctx: Deps, req: FastifyRequest, auth: RelayAuth): Promise<
     action,
     quota,
     channelId: ch.id,
+    lang: relayLangFromHeader(req.headers['accept-language']),
     shortQuota: (who) => new SunoError(403, 'quota_not_enough', `quota_not_enough: ${who} cannot pay ${quota}`),
+    periodLimited: (err) => new SunoError(429, err.code ?? 'period_limit_exceeded', err.message, err.retryAfterSec),
     send: async () => {
       const up = await kind.call(target, 'POST', `/suno/submit/${action}`, out, SUBMIT_TIMEOUT_MS).catch((err: unknown) => {
         throw new SunoError(502, 'fail_to_fetch_task', `upstream request failed: ${(err as Error).message}`);
@@ -143,7 +150,7 @@ async function submit(ctx: Deps, req: FastifyRequest, auth: RelayAuth): Promise<
   const now = Math.floor(Date.now() / 1000);
   await ctx.db.db
     .insertInto('tasks')
-    .values({ created_at: now, updated_at: now, task_id: env.data, platform: kind.platform, user_id: auth.user.id, channel_id: channelId, quota: charged, action, status: 'NOT_START', fail_reason: '', submit_time: now, start_time: 0, finish_time: 0, progress: '0%', properties: '{}', data: 'null' })
+    .values({ created_at: now, updated_at: now, task_id: env.data, platform: kind.platform, user_id: auth.user.id, channel_id: channelId, quota: charged, action, status: 'NOT_START', fail_reason: '', submit_time: now, start_time: 0, finish_time: 0, progress: '0%', properties: '{}', data: 'null', request_id: req.id })
     .execute();
   return env;
 }

@@ -1,9 +1,11 @@
-import { LogType, perCallQuota } from '@modelgate/shared';
+import { LogType, perCallQuota, type Lang } from '@modelgate/shared';
 import type { Ledger } from '../../ledger/ledger.js';
 import type { OptionsService } from '../../modules/options/options.service.js';
 import type { TaskAdapter } from '../adapters/task-types.js';
 import { priceFor } from '../billing/pricing.js';
+import type { RelayError } from '../relay-error.js';
 import { pricingTables } from '../relay.service.js';
+import { payerNote, quotaDisplay, requestWindows, windowRefusal, type RequestWindows } from '../relay-windows.js';
 import type { RelayAuth } from '../token-auth.js';
 
 export interface ChargeDeps {
@@ -20,10 +22,12 @@ export interface Payer {
   /** False for unlimited tokens: only the user is debited. */
   tokenLimited: boolean;
   group: string;
+  /** The caller as authenticated: its user's and token's periodic limits and the user's plans count (relay-windows.ts). Absent: none. */
+  auth?: RelayAuth;
 }
 
 export function payerOf(auth: RelayAuth): Payer {
-  return { userId: auth.user.id, username: auth.user.username, tokenId: auth.token.id, tokenName: auth.token.name, tokenLimited: !auth.token.unlimited, group: auth.group };
+  return { userId: auth.user.id, username: auth.user.username, tokenId: auth.token.id, tokenName: auth.token.name, tokenLimited: !auth.token.unlimited, group: auth.group, auth };
 }
 
 /** What one action of a kind costs in quota: its model's configured price, else the kind's default (a per-call price). */
@@ -40,8 +44,16 @@ export interface SubmitCharge<R> {
   action: string;
   quota: number;
   channelId: number;
+  /** The caller's language (a window refusal is worded in it). */
+  lang: Lang;
   /** The kind's own refusal when the user or token cannot pay (nothing reaches the upstream). */
   shortQuota(who: string): Error;
+  /**
+   * The kind's own refusal when a periodic limit or a plan allowance has no room: `err` is the
+   * relay's 429 (`period_limit_exceeded`, the window and its refill time, `retryAfterSec`). Absent:
+   * `err` itself, for a kind whose routes answer relay errors in their envelope.
+   */
+  periodLimited?(err: RelayError): Error;
   /** Sends the job upstream; a throw gives the reservation back and propagates. */
   send(): Promise<R>;
   /** Whether the upstream took the job: only then is the user charged. */
@@ -61,10 +73,38 @@ export interface SubmitCharge<R> {
 export async function chargedSubmit<R>(ctx: ChargeDeps, c: SubmitCharge<R>): Promise<{ reply: R; charged: number; accepted: boolean }> {
   const ledger = ctx.relay.ledger;
   const { payer, requestId, quota } = c;
+  let paidBy = 0;
+  let windows = false;
   if (quota > 0) {
-    const r = await ledger.reserve({ requestId, userId: payer.userId, tokenId: payer.tokenId, tokenLimited: payer.tokenLimited, amount: quota, now: Math.floor(Date.now() / 1000) });
-    if (!r.ok) throw c.shortQuota(r.who);
+    const now = Math.floor(Date.now() / 1000);
+    // Periodic limits and plans count as for any request (relay-windows.ts); nothing is read for a caller with neither.
+    const limits: RequestWindows = payer.auth ? requestWindows(ctx, payer.auth, c.model, now) : { tz: '' };
+    // A fixed price is never clamped: `min` = the price, so a window or plan with less room refuses (or falls through) at once.
+    const r = await ledger.reserve({
+      requestId,
+      userId: payer.userId,
+      tokenId: payer.tokenId,
+      tokenLimited: payer.tokenLimited,
+      amount: quota,
+      min: quota,
+      now,
+      windows: limits.windows,
+      plans: limits.plans,
+      fallThrough: limits.fallThrough,
+    });
+    if (!r.ok) {
+      if (r.who === 'window' && payer.auth) {
+        const err = windowRefusal(c.lang, payer.auth, r.block, limits.tz, quotaDisplay(ctx));
+        throw c.periodLimited ? c.periodLimited(err) : err;
+      }
+      throw c.shortQuota(r.who);
+    }
+    paidBy = r.paidBy ?? 0;
+    windows = (r.windows ?? 0) > 0;
   }
+  // Who paid, in the consume log (for a caller with plans: the subscription, or the wallet past them).
+  const note = payer.auth ? payerNote(payer.auth, paidBy) : undefined;
+  const other = note ? JSON.stringify({ ...(JSON.parse(c.log?.other ?? '{}') as object), ...note }) : (c.log?.other ?? '{}');
   const started = Date.now();
   let reply: R;
   try {
@@ -87,6 +127,8 @@ export async function chargedSubmit<R>(ctx: ChargeDeps, c: SubmitCharge<R>): Pro
     charge: quota,
     channelId,
     responseTimeMs: Date.now() - started,
+    paidBy,
+    windows,
     log: ctx.options.bool('LogConsumeEnabled')
       ? (charged) => ({
           user_id: payer.userId,
@@ -104,7 +146,7 @@ export async function chargedSubmit<R>(ctx: ChargeDeps, c: SubmitCharge<R>): Pro
           channel_id: channelId,
           token_id: payer.tokenId,
           group: payer.group,
-          other: c.log?.other ?? '{}',
+          other,
           request_id: requestId,
         })
       : null,

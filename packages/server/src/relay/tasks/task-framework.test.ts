@@ -152,6 +152,7 @@ describe('task framework (fake kind, SQLite)', () => {
       action: 'GENERATE',
       quota: QUOTA,
       channelId,
+      lang: 'en',
       shortQuota: (who) => new Error(`short: ${who}`),
       send: async () => (await fakeKind.call(channels.get(channelId)!.target, 'POST', '/generate', { prompt }, 1000)).json as { ok: boolean; id?: string },
       accepted: (r) => r.ok,

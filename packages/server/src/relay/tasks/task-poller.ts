@@ -4,7 +4,7 @@ import type { RuntimeChannel } from '../channel-cache.js';
 import { applyTaskItem, failTask, type Applied, type SettleDeps } from './task-settle.js';
 
 export interface PollDeps extends SettleDeps {
-  relay: { channels: { ensure(): Promise<void> | undefined; get(id: number): RuntimeChannel | undefined } };
+  relay: SettleDeps['relay'] & { channels: { ensure(): Promise<void> | undefined; get(id: number): RuntimeChannel | undefined } };
 }
 
 export interface PollResult {

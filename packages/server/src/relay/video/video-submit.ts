@@ -106,6 +106,7 @@ export async function submitVideo(ctx: VideoDeps, requestId: string, auth: Relay
     action,
     quota: charge.quota,
     channelId: first.ch.id,
+    lang,
     shortQuota: (who) =>
       who === 'token'
         ? localError(lang, 403, 'RELAY_TOKEN_QUOTA_INSUFFICIENT', { errorCode: 'pre_consume_token_quota_failed', detail: `need quota: ${charge.quota}` })
@@ -164,6 +165,7 @@ export async function submitVideo(ctx: VideoDeps, requestId: string, auth: Relay
     progress: '0%',
     properties: JSON.stringify(props),
     data: JSON.stringify({ state: 'queued' }),
+    request_id: requestId,
   };
   await ctx.db.db.insertInto('tasks').values(row).execute();
   return ctx.db.db.selectFrom('tasks').selectAll().where('task_id', '=', row.task_id).executeTakeFirstOrThrow();

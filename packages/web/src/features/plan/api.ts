@@ -1,12 +1,13 @@
-import type { Plan, PlanBody, Subscription } from '@modelgate/shared/api';
+import type { Plan, PlanBody, PlanPayable, PlanPayOrder, Subscription } from '@modelgate/shared/api';
 import { call } from '../../lib/api';
 
-export type { Plan, PlanBody, Subscription };
+export type { Plan, PlanBody, PlanPayable, PlanPayOrder, Subscription };
 
 export const planKeys = {
   all: ['plan'] as const,
   list: ['plan', 'list'] as const,
   available: ['plan', 'available'] as const,
+  payable: (planId: number) => ['plan', 'payable', planId] as const,
   mine: ['plan', 'mine'] as const,
   ofUser: (userId: number) => ['plan', 'user', userId] as const,
   timeZone: ['plan', 'time-zone'] as const,
@@ -64,6 +65,16 @@ export function fetchMySubscriptions(): Promise<Subscription[]> {
 
 export function buyPlan(planId: number): Promise<Subscription> {
   return call('POST /api/user/plan/buy', { body: { plan_id: planId } });
+}
+
+/** What a plan costs through each enabled online payment method. */
+export function fetchPlanPayable(planId: number): Promise<PlanPayable> {
+  return call('GET /api/user/plan/payable', { query: { plan_id: planId }, silent: true });
+}
+
+/** A plan order paid online: where the browser goes to pay it. */
+export function payPlan(planId: number, method: string): Promise<PlanPayOrder> {
+  return call('POST /api/user/plan/pay', { body: { plan_id: planId, payment_method: method }, silent: true });
 }
 
 export function renewSubscription(id: number): Promise<Subscription> {

@@ -1,10 +1,10 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { button, popover } from '../../test/dom';
-import { aSelfUser } from '../../test/fixtures';
+import { aSelfUser, aSubscription } from '../../test/fixtures';
 import { done, mockApi, ok } from '../../test/mock-api';
 import { PLAIN_USER, renderApp, ROOT_USER } from '../../test/render';
-import type { Plan, Subscription } from './api';
+import type { Plan } from './api';
 
 const aPlan = (id: number, overrides: Partial<Plan> = {}): Plan => ({
   id,
@@ -22,29 +22,6 @@ const aPlan = (id: number, overrides: Partial<Plan> = {}): Plan => ({
   ...overrides,
 });
 
-const aSubscription = (id: number, overrides: Partial<Subscription> = {}): Subscription => ({
-  id,
-  user_id: 2,
-  plan_id: 1,
-  name: `sub-${id}`,
-  allowances: { day: { quota: 0, requests: 10 } },
-  models: '',
-  groups: '',
-  fall_through: false,
-  price: 1_000_000,
-  duration_days: 7,
-  status: 1,
-  auto_renew: false,
-  priority: id,
-  starts_at: 1700000000,
-  expires_at: 1900000000,
-  renewals: 0,
-  granted_by: 0,
-  created_at: 1700000000,
-  ended_at: 0,
-  meters: [{ scope: 'plan', id, name: `sub-${id}`, window: 'day', quota_limit: 0, quota_used: 0, requests_limit: 10, requests_used: 4, refill_at: 1800000000 }],
-  ...overrides,
-});
 
 const rows = () => Array.from(document.querySelectorAll<HTMLElement>('.ant-table-tbody tr.ant-table-row'));
 
@@ -107,7 +84,7 @@ describe('plans in the wallet', () => {
     renderApp('/topup', PLAIN_USER);
     const offer = await screen.findByTestId('plan-offer');
     expect(within(offer).getByText('$2.00 / 30 天')).toBeTruthy();
-    fireEvent.click(button(offer, '购买'));
+    fireEvent.click(button(offer, '余额购买'));
     fireEvent.click(button(popover(), '确定'));
     await waitFor(() => expect(server.find('POST', '/api/user/plan/buy')).toHaveLength(1));
     expect(server.find('POST', '/api/user/plan/buy')[0].body).toEqual({ plan_id: 7 });

@@ -28,6 +28,7 @@ const stored: MjRow = {
   fail_reason: '',
   channel_id: 2,
   quota: 50_000,
+  request_id: 'req-stored',
   buttons: '[]',
   properties: JSON.stringify({ modelgateNotify: { nonce: 'n0', hook: '' } }),
 };

@@ -17,6 +17,7 @@ const stored: TaskRow = {
   user_id: 3,
   channel_id: 4,
   quota: 50_000,
+  request_id: 'req-stored',
   action: 'MUSIC',
   status: 'NOT_START',
   fail_reason: '',

@@ -26,7 +26,12 @@ export function OrdersPanel() {
     { title: t('orders.column.id'), dataIndex: 'id', width: 70 },
     { title: t('orders.column.tradeNo'), dataIndex: 'trade_no', render: (value: string) => <Typography.Text code copyable>{value}</Typography.Text> },
     { title: t('orders.column.user'), key: 'user', render: (_, order) => order.username || t('orders.userId', { id: order.user_id }) },
-    { title: t('orders.column.credit'), dataIndex: 'quota', render: (value: number) => formatQuota(value, quotaDisplay) },
+    {
+      title: t('orders.column.credit'),
+      key: 'quota',
+      // A plan paid online: the credit bought that plan (docs/ledger.md "Plans paid online").
+      render: (_, order) => (order.plan_id > 0 ? `${formatQuota(order.quota, quotaDisplay)} · ${t('orders.planOrder', { id: order.plan_id })}` : formatQuota(order.quota, quotaDisplay)),
+    },
     {
       title: t('orders.column.money'),
       key: 'money',
