@@ -1,4 +1,4 @@
-import type { Channel, LogEntry, Redemption, SelfUser, SiteStatus, Subscription, Token, TopUpOrder, User } from '@modelgate/shared/api';
+import type { Channel, LogEntry, Plan, Redemption, SelfUser, SiteStatus, Subscription, Token, TopUpOrder, User } from '@modelgate/shared/api';
 
 /**
  * Test data of the server's exact shapes (types from the shared contracts; mock-api.ts also checks
@@ -224,6 +224,24 @@ export function aSubscription(id: number, overrides: Partial<Subscription> = {})
     created_at: 1700000000,
     ended_at: 0,
     meters: [{ scope: 'plan', id, name: `sub-${id}`, window: 'day', quota_limit: 0, quota_used: 0, requests_limit: 10, requests_used: 4, refill_at: 1800000000 }],
+    ...overrides,
+  };
+}
+
+export function aPlan(id: number, overrides: Partial<Plan> = {}): Plan {
+  return {
+    id,
+    name: `plan-${id}`,
+    description: '',
+    price: 5_000_000,
+    duration_days: 30,
+    allowances: { day: { quota: 500_000, requests: 0 }, '5h': { quota: 0, requests: 20 } },
+    models: '',
+    groups: '',
+    fall_through: true,
+    status: 1,
+    created_at: 1700000000,
+    active_subscriptions: 0,
     ...overrides,
   };
 }

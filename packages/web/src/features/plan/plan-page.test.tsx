@@ -1,27 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { button, popover } from '../../test/dom';
-import { aSelfUser, aSubscription } from '../../test/fixtures';
+import { aPlan, aSelfUser, aSubscription } from '../../test/fixtures';
 import { done, mockApi, ok } from '../../test/mock-api';
 import { PLAIN_USER, renderApp, ROOT_USER } from '../../test/render';
-import type { Plan } from './api';
-
-const aPlan = (id: number, overrides: Partial<Plan> = {}): Plan => ({
-  id,
-  name: `plan-${id}`,
-  description: '',
-  price: 5_000_000,
-  duration_days: 30,
-  allowances: { day: { quota: 500_000, requests: 0 }, '5h': { quota: 0, requests: 20 } },
-  models: '',
-  groups: '',
-  fall_through: true,
-  status: 1,
-  created_at: 1700000000,
-  active_subscriptions: 0,
-  ...overrides,
-});
-
 
 const rows = () => Array.from(document.querySelectorAll<HTMLElement>('.ant-table-tbody tr.ant-table-row'));
 

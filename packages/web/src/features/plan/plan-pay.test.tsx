@@ -2,26 +2,13 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { browser } from '../../lib/api';
 import { button } from '../../test/dom';
-import { aSelfUser, aSubscription, aTopUpOrder, DEFAULT_STATUS } from '../../test/fixtures';
+import { aPlan as basePlan, aSelfUser, aSubscription, aTopUpOrder, DEFAULT_STATUS } from '../../test/fixtures';
 import { mockApi, ok } from '../../test/mock-api';
 import { PLAIN_USER, renderApp, ROOT_USER } from '../../test/render';
 import type { Plan, PlanPayable } from './api';
 
-const aPlan = (id: number, overrides: Partial<Plan> = {}): Plan => ({
-  id,
-  name: `plan-${id}`,
-  description: '',
-  price: 1_000_000,
-  duration_days: 30,
-  allowances: { day: { quota: 0, requests: 100 } },
-  models: '',
-  groups: '',
-  fall_through: true,
-  status: 1,
-  created_at: 1700000000,
-  active_subscriptions: 0,
-  ...overrides,
-});
+/** The plans of these tests: $1, 100 requests a day. */
+const aPlan = (id: number, overrides: Partial<Plan> = {}): Plan => basePlan(id, { price: 1_000_000, allowances: { day: { quota: 0, requests: 100 } }, ...overrides });
 
 const payable: PlanPayable = {
   plan_id: 7,
