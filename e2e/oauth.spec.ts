@@ -114,7 +114,9 @@ for (const lang of ['zh', 'en'] as Lang[]) {
       await newUser(page, lang);
       await page.goto('/setting');
       const row = page.getByTestId('binding-telegram');
-      await expect(row).toContainText(tr(lang, 'setting:bindings.none'));
+      // The settings screen draws this row once both the site status and the user have loaded: on a
+      // busy 2-CPU machine that once took longer than the default 10 s.
+      await expect(row).toContainText(tr(lang, 'setting:bindings.none'), { timeout: 30_000 });
       await row.getByRole('button', { name: tr(lang, 'setting:bindings.bind'), exact: true }).click();
       const dialog = page.getByRole('dialog', { name: tr(lang, 'setting:bindings.method.telegram') });
       await expect(dialog.getByTestId('telegram-widget')).toBeAttached();
