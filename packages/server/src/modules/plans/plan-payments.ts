@@ -3,6 +3,7 @@ import type { UserRow } from '../../db/schema.js';
 import type { PlanRow } from '../../db/schema-plans.js';
 import { AppError } from '../../http/errors.js';
 import type { OptionsService } from '../options/options.service.js';
+import { epayType } from '../topups/epay.js';
 import { StripeCheckout, stripeEnabled, type CheckoutLog } from '../topups/stripe-checkout.js';
 import type { TopUpsRepository } from '../topups/topups.repository.js';
 import type { Quote, TopUpService } from '../topups/topups.service.js';
@@ -59,6 +60,8 @@ export class PlanPayments {
 
   /** A pending plan order and where the browser pays it. */
   async pay(user: Pick<UserRow, 'id' | 'group' | 'email'>, planId: number, method: string, log: CheckoutLog): Promise<PlanPayOrder> {
+    // A method no gateway knows is named as such first: on a site with Stripe only, "paypal" is not "Epay is off".
+    if (method !== 'stripe' && !epayType(method)) throw new AppError('TOPUP_PAYMENT_METHOD_INVALID');
     const plan = await this.payablePlan(planId);
     if (method === 'stripe') {
       if (!stripeEnabled(this.o)) throw new AppError('TOPUP_STRIPE_DISABLED');

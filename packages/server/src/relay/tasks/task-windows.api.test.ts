@@ -13,6 +13,7 @@ import { windowCounter } from '../../test-support/windows.js';
 import { midjourneyTaskAdapter } from '../adapters/midjourney/task-adapter.js';
 import { sunoTaskAdapter } from '../adapters/suno/task-adapter.js';
 import { TaskPoller } from './task-poller.js';
+import { failTask } from './task-settle.js';
 
 /**
  * Task submits (Midjourney, Suno, video) and realtime sessions count against periodic limits and
@@ -211,6 +212,64 @@ describe.each(testDbKinds())('periodic limits and plans on tasks and realtime on
     expect(JSON.parse(logs[0]!.other)).not.toHaveProperty('billing_source');
     await mjPoller.runOnce();
     expect(await refunds(c.userId)).toHaveLength(1);
+    await reconciles();
+  });
+
+  it("a task row whose request id was forged (another user's, or none) refunds its owner's wallet once and touches nobody else's money or windows", async () => {
+    const db = h.server.ctx.db.db;
+    const dayCap = { day: { quota: 10 * IMAGINE, requests: 3 } };
+    // Another user's submit, counted in their daily window and their token's weekly one.
+    const other = await addCaller(h);
+    expect((await h.root.put('/api/user/', { id: other.userId, period_limits: dayCap })).body.success).toBe(true);
+    await h.server.ctx.tokens.update(other.userId, other.tokenId, { period_limits: JSON.stringify({ week: { quota: 0, requests: 5 } }) });
+    expect((await call(other, '/mj/submit/imagine', { prompt: 'a calm harbour' })).body.code).toBe(1);
+    const { request_id: otherRid } = await db.selectFrom('midjourneys').select('request_id').where('user_id', '=', other.userId).executeTakeFirstOrThrow();
+    const chargesOf = async (rid: string) =>
+      (await db.selectFrom('window_charges').select(['account', 'quota', 'requests']).where('request_id', '=', rid).orderBy('account').execute()).map((r) => [r.account, Number(r.quota), Number(r.requests)]);
+    const otherCharges = await chargesOf(otherRid);
+    expect(otherCharges).toEqual([
+      [`t${other.tokenId}`, IMAGINE, 1],
+      [`u${other.userId}`, IMAGINE, 1],
+    ]);
+    const otherState = async () => ({
+      balances: await balances(h, other),
+      day: await windowCounter(h, `u${other.userId}`, 'day'),
+      week: await windowCounter(h, `t${other.tokenId}`, 'week'),
+      charges: await chargesOf(otherRid),
+      refunds: await refunds(other.userId),
+    });
+
+    for (const forged of [otherRid, `forged-${randomAlnum(12)}`]) {
+      const c = await addCaller(h);
+      expect((await h.root.put('/api/user/', { id: c.userId, period_limits: dayCap })).body.success).toBe(true);
+      const before = await balances(h, c);
+      expect((await call(c, '/mj/submit/imagine', { prompt: 'explode the harbour' })).body.code).toBe(1);
+      const row = await db.selectFrom('midjourneys').select(['id', 'request_id']).where('user_id', '=', c.userId).executeTakeFirstOrThrow();
+      expect(await chargesOf(row.request_id)).toEqual([[`u${c.userId}`, IMAGINE, 1]]);
+      // Corrupted in the database: the refund can no longer find the request its submit was charged under.
+      await db.updateTable('midjourneys').set({ request_id: forged }).where('id', '=', row.id).execute();
+      const othersBefore = await otherState();
+      await new Promise((r) => setTimeout(r, 120));
+      expect(await finish(mjPoller, 'midjourneys', c.userId, new TaskPoller(h.server.ctx, midjourneyTaskAdapter))).toBe(1);
+      // As for a row without a request id: the whole charge back to the wallet, which paid it.
+      expect(await balances(h, c)).toMatchObject({ quota: before.quota, userUsed: before.userUsed, remain: before.remain - IMAGINE });
+      expect(await refunds(c.userId)).toEqual([[IMAGINE, -IMAGINE]]);
+      // Its own window charge is not found through the forged id: it stays counted (a cap, no money).
+      expect(await chargesOf(row.request_id)).toEqual([[`u${c.userId}`, IMAGINE, 1]]);
+      expect(await otherState()).toEqual(othersBefore);
+
+      // The failure processed again: by a poller; then with the row reopened (only the refund's own claim stands in the way), twice.
+      await mjPoller.runOnce();
+      await db.updateTable('midjourneys').set({ progress: '0%', status: 'IN_PROGRESS' }).where('id', '=', row.id).execute();
+      const reopened = await db.selectFrom('midjourneys').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+      expect(await failTask(h.server.ctx, midjourneyTaskAdapter, reopened, 'failed again')).toEqual({ changed: true, refunded: false });
+      expect(await failTask(h.server.ctx, midjourneyTaskAdapter, reopened, 'failed again')).toEqual({ changed: false, refunded: false });
+      expect(await refunds(c.userId)).toHaveLength(1);
+      expect(await balances(h, c)).toMatchObject({ quota: before.quota, userUsed: before.userUsed });
+      expect(await otherState()).toEqual(othersBefore);
+    }
+    // The other user's own task ran on: charged once, its windows counted once.
+    expect(await otherState()).toMatchObject({ balances: { quota: 1_000_000 - IMAGINE }, day: { quota_used: IMAGINE, requests_used: 1 }, charges: otherCharges, refunds: [] });
     await reconciles();
   });
 
