@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Config } from '../config/config.js';
 import type { Db } from './client.js';
+import { dropBucketsBefore } from './log-quota-buckets.js';
 
 /**
  * Time partitions of the usage log (issue 36; docs/deployment.md#time-partitions-of-the-usage-log).
@@ -199,6 +200,8 @@ export async function dropLogPartitionsBefore(handle: Pick<Db, 'db' | 'kind'>, b
       WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'logs' AND PARTITION_NAME IN (${sql.join(names)})`.execute(db);
     rows = Number(r.rows[0]?.n ?? 0);
     await withLockWait(handle, (d) => sql`ALTER TABLE logs DROP PARTITION ${sql.join(names.map((n) => sql.id(n)))}`.execute(d).then(() => undefined));
+    // Every row below the newest dropped bound was in a dropped partition; their hourly totals go too.
+    await dropBucketsBefore(handle, Math.max(...old.map((p) => p.to!)));
   }
   return { dropped: names, rows: Math.round(rows) };
 }

@@ -23,6 +23,7 @@ import * as m0020 from './migrations/0020-passkeys.js';
 import * as m0021 from './migrations/0021-plans-windows.js';
 import * as m0022 from './migrations/0022-plan-orders.js';
 import * as m0023 from './migrations/0023-task-request-ids.js';
+import * as m0024 from './migrations/0024-log-quota-buckets.js';
 import type { MigrationFn } from './migrations/column-types.js';
 
 /** Append-only: add new migrations at the end with the next number; never edit a released one. */
@@ -50,6 +51,7 @@ const MIGRATIONS: Array<[string, { up: MigrationFn }]> = [
   ['0021-plans-windows', m0021],
   ['0022-plan-orders', m0022],
   ['0023-task-request-ids', m0023],
+  ['0024-log-quota-buckets', m0024],
 ];
 
 class CodeProvider implements MigrationProvider {

@@ -359,6 +359,14 @@ export interface LogOutboxShippedTable {
   shipped_at: number;
 }
 
+/** Migration 0024 (MySQL only): hourly consume-quota totals kept by triggers on `logs` (db/log-quota-buckets.ts). */
+export interface LogQuotaBucketsTable {
+  bucket: number;
+  model_name: string;
+  shard: number;
+  quota: number;
+}
+
 /** Migration 0019: TOTP two-factor, one row per user who started enrolment. */
 export interface TwoFactorTable {
   user_id: number;
@@ -424,6 +432,7 @@ export interface Database {
   audit_logs: AuditLogsTable;
   log_outbox: LogOutboxTable;
   log_outbox_shipped: LogOutboxShippedTable;
+  log_quota_buckets: LogQuotaBucketsTable;
   two_factor: TwoFactorTable;
   two_factor_backup_codes: TwoFactorBackupCodesTable;
   passkeys: PasskeysTable;

@@ -1,5 +1,6 @@
 import { LogType } from '@modelgate/shared';
 import { deleteOlderThan } from '../../db/batched-delete.js';
+import { bucketQuota, logQuotaBucketsReady, splitWindow } from '../../db/log-quota-buckets.js';
 import type { Db } from '../../db/client.js';
 import type { LogRow } from '../../db/schema.js';
 
@@ -69,21 +70,35 @@ export class LogsRepository {
     return n > LOG_COUNT_CAP ? { items, total: LOG_COUNT_CAP, capped: true } : { items, total: n, capped: false };
   }
 
-  /** `{quota, rpm, tpm}`: quota over the filter, rpm / tpm over the last 60 seconds (consume rows). */
-  /** The sum behind `stat`'s quota (its EXPLAIN is checked for partition pruning). */
+  /** The sum behind `stat`'s quota when it reads the log (its EXPLAIN is checked for partition pruning). */
   statQuery(f: LogFilter) {
     return this.filtered({ ...f, type: LogType.Consume }).select((eb) => eb.fn.sum<number>('quota').as('q'));
   }
 
+  /** `{quota, rpm, tpm}`: quota over the filter, rpm / tpm over the last 60 seconds (consume rows). */
   async stat(f: LogFilter, now: number): Promise<{ quota: number; rpm: number; tpm: number }> {
     const consume = { ...f, type: LogType.Consume };
-    const [sum, recent] = await Promise.all([
-      this.statQuery(f).executeTakeFirstOrThrow(),
+    const [quota, recent] = await Promise.all([
+      this.statQuota(f, now),
       this.filtered({ ...consume, start: Math.max(f.start ?? 0, now - 60), end: undefined })
         .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>(eb('prompt_tokens', '+', eb.ref('completion_tokens'))).as('t')])
         .executeTakeFirstOrThrow(),
     ]);
-    return { quota: Number(sum.q ?? 0), rpm: Number(recent.n ?? 0), tpm: Number(recent.t ?? 0) };
+    return { quota, rpm: Number(recent.n ?? 0), tpm: Number(recent.t ?? 0) };
+  }
+
+  /**
+   * The stat's quota. A window of all users, or of one model, that holds whole hours sums those
+   * from the hourly totals where the log database keeps them (db/log-quota-buckets.ts) and reads
+   * only the partial hours at its two edges from the log; every other stat sums the log's rows.
+   */
+  private async statQuota(f: LogFilter, now: number): Promise<number> {
+    const narrowed = f.userId !== undefined || f.username || f.tokenName || f.channel || f.group;
+    const split = narrowed ? null : splitWindow(f.start || undefined, f.end || undefined, now);
+    if (!split || !(await logQuotaBucketsReady(this.handle))) return Number((await this.statQuery(f).executeTakeFirstOrThrow()).q ?? 0);
+    const edge = async (w?: { start: number; end?: number }) => (w ? Number((await this.statQuery({ ...f, ...w }).executeTakeFirstOrThrow()).q ?? 0) : 0);
+    const parts = await Promise.all([bucketQuota(this.handle, split.from, split.to, f.modelName || undefined), edge(split.head), edge(split.tail)]);
+    return parts.reduce((a, b) => a + b, 0);
   }
 
   /**
