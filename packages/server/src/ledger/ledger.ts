@@ -6,7 +6,7 @@ import type { SpoolEntry } from './outage/spool.js';
 import { LedgerWriter } from './ledger-writer.js';
 import { LOOKUP, releaseOps, reserveOps, settleOps, type ReserveInput, type ReserveResult, type SettleInput, type SettleResult } from './request-ops.js';
 import { buildStatements, type Statements } from './statements.js';
-import type { WindowState } from './window-ops.js';
+import type { WindowMove, WindowState } from './window-ops.js';
 import type { Database } from '../db/schema.js';
 import type { QuotaLedger } from './quota-ledger.js';
 import { refundOps, type RefundInput, type RefundResult } from './refund-ops.js';
@@ -240,7 +240,9 @@ export class Ledger {
   private async releaseDb(requestId: string, o?: DbOutage): Promise<boolean> {
     const q = this.q;
     const now = Math.floor(Date.now() / 1000);
-    return this.writer.submit(() => releaseOps(q, requestId, now), NO_TOUCHES, o ? () => o.windows.released(requestId) : undefined);
+    // The windows this node held for it move by what it held; another node's (a lease sweep) by what the database moved.
+    const done = await this.writer.submit(() => releaseOps(q, requestId, now), NO_TOUCHES, o ? (v) => void (o.windows.released(requestId) || o.windows.moved(v.moves)) : undefined);
+    return done.released;
   }
 
   /** The group commit's batches and operations so far. */
@@ -299,6 +301,11 @@ export class Ledger {
    */
   refund(trx: Transaction<Database>, quotaLedger: QuotaLedger, r: RefundInput): Promise<RefundResult> {
     return refundOps(trx, this.q, quotaLedger, r);
+  }
+
+  /** Once a refund's transaction committed: the window counters it gave back, in this node's view and the shared one. */
+  refunded(moves: readonly WindowMove[]): void {
+    if (moves.length) this.outage?.windows.moved(moves);
   }
 
 }

@@ -4,7 +4,7 @@ import type { Ops } from './batch.js';
 import { execAsync } from './ledger-writer.js';
 import type { MoveResult, QuotaLedger } from './quota-ledger.js';
 import { SETTLED, type Statements } from './statements.js';
-import { settleWindows } from './window-ops.js';
+import { settleWindows, type WindowMove } from './window-ops.js';
 
 /**
  * Refunds of settled requests (docs/ledger.md "Windows and plans"): a failed task gives its charge
@@ -28,6 +28,8 @@ export interface RefundResult {
   result: MoveResult;
   /** The subscription whose allowance paid (0: the wallet, credited). */
   paidBy: number;
+  /** The window counters it gave back: mirrored once the caller's transaction commits (Ledger.refunded). */
+  moves: WindowMove[];
 }
 
 /** Runs a window operation (SQL steps only) in a caller's transaction instead of the writer's batch. */
@@ -51,6 +53,6 @@ export async function refundOps(trx: Transaction<Database>, q: Statements, quota
   // The usage counter goes back either way (settle counted the charge in used_quota, whoever paid); the token's limit stays spent.
   const result = await quotaLedger.move({ kind: 'refund', userId: r.userId, quota: paidBy ? 0 : r.quota, used: -r.quota, ref: r.ref }, trx);
   // Behind the claimed ref, so once: each window charge of the request goes to nothing, its counter by as much while its period runs.
-  if (result === 'applied' && settled) await runSql(trx, settleWindows(q, r.requestId, 0, 0));
-  return { result, paidBy };
+  const moves = result === 'applied' && settled ? await runSql(trx, settleWindows(q, r.requestId, 0, 0)) : [];
+  return { result, paidBy, moves };
 }

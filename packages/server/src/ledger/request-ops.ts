@@ -1,6 +1,6 @@
 import { add, get, move, NO_FLOOR, read, run, type Ops } from './batch.js';
 import { RELEASED, SETTLED, type Args, type LogValues, type Statements } from './statements.js';
-import { chargeHeldWindows, chargeWindows, lockWindows, settleWindows, type HeldWindow, type PlanSpec, type WindowBlock, type WindowSpec, type WindowState } from './window-ops.js';
+import { chargeHeldWindows, chargeWindows, lockWindows, settleWindows, type HeldWindow, type PlanSpec, type WindowBlock, type WindowMove, type WindowSpec, type WindowState } from './window-ops.js';
 
 /**
  * The request side of the ledger as step generators (docs/ledger.md): what one reserve, settle
@@ -235,19 +235,25 @@ export function* settleOps(q: Statements, s: SettleInput, now: number): Ops<Sett
   return { charged, duplicate: false };
 }
 
-/** Gives a reservation back — wallet, token and windows — and records the outcome; false when there is none to give back. */
-export function* releaseOps(q: Statements, requestId: string, now: number): Ops<boolean> {
+/** What a release did: false when there was no reservation to give back; the window counters it moved. */
+export interface ReleaseResult {
+  released: boolean;
+  moves: WindowMove[];
+}
+
+/** Gives a reservation back — wallet, token and windows — and records the outcome. */
+export function* releaseOps(q: Statements, requestId: string, now: number): Ops<ReleaseResult> {
+  const none = { released: false, moves: [] };
   const row = (yield get(q.selectReservation({ rid: requestId }))).row;
-  if (!row) return false;
+  if (!row) return none;
   const uid = num(row.user_id);
   // The outcome row first, as settle does: both claim the request id in the same order
   // (ledger_requests, then reservations, users, tokens, windows), so they serialise instead of deadlocking.
-  if (!(yield run(q.insertRequest({ rid: requestId, state: RELEASED, uid, tid: num(row.token_id), charge: 0, tt: 0, sf: 0, now, paid: num(row.paid_by) }))).affected) return false;
-  if (!(yield run(q.deleteReservation({ rid: requestId }))).affected) return true;
+  if (!(yield run(q.insertRequest({ rid: requestId, state: RELEASED, uid, tid: num(row.token_id), charge: 0, tt: 0, sf: 0, now, paid: num(row.paid_by) }))).affected) return none;
+  if (!(yield run(q.deleteReservation({ rid: requestId }))).affected) return { released: true, moves: [] };
   const windows = num(row.windows) > 0;
   if (num(row.user_amount) > 0) yield move('users', uid, -num(row.user_amount), NO_FLOOR);
   else if (windows) yield read('users', uid);
   if (num(row.token_amount) > 0) yield move('tokens', num(row.token_id), -num(row.token_amount), NO_FLOOR);
-  if (windows) yield* settleWindows(q, requestId, 0, 0);
-  return true;
+  return { released: true, moves: windows ? yield* settleWindows(q, requestId, 0, 0) : [] };
 }

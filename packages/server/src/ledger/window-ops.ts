@@ -62,6 +62,9 @@ export interface WindowState {
  */
 export type HeldWindow = [account: string, window: PeriodWindow, start: number, end: number];
 
+/** A counter moved by a settle, a release or a refund: its period's start and the difference (for the outage mirror). */
+export type WindowMove = [account: string, win: string, start: number, quota: number, requests: number];
+
 const num = (v: unknown): number => Number(v ?? 0);
 
 /** Reads one window under its row lock, creating its counter (empty) the first time it is used. */
@@ -137,10 +140,12 @@ export function* chargeWindows(q: Statements, rid: string, states: readonly Wind
 /**
  * Moves every window charge of `rid` to `quota` and `requests` (a settle: the charge and one
  * request; a release: nothing), and each counter by the difference — when its period is still
- * the one the charge was made in. Runs behind the request's outcome row, so exactly once.
+ * the one the charge was made in. Runs behind the request's outcome row, so exactly once. Answers
+ * the moves, for the nodes' shared counters (ledger/outage/redis-windows.ts).
  */
-export function* settleWindows(q: Statements, rid: string, quota: number, requests: number): Ops<void> {
+export function* settleWindows(q: Statements, rid: string, quota: number, requests: number): Ops<WindowMove[]> {
   const rows = (yield all(q.chargesOf({ rid }))).rows ?? [];
+  const moves: WindowMove[] = [];
   for (const c of rows) {
     const dq = quota - num(c.quota);
     const dr = requests - num(c.requests);
@@ -148,7 +153,9 @@ export function* settleWindows(q: Statements, rid: string, quota: number, reques
     const key = { acct: String(c.account), win: String(c.win) };
     yield run(q.windowAdd({ ...key, start: num(c.period_start), q: dq, r: dr }));
     yield run(q.chargeSet({ rid, ...key, q: quota, r: requests }));
+    moves.push([key.acct, key.win, num(c.period_start), dq, dr]);
   }
+  return moves;
 }
 
 /**

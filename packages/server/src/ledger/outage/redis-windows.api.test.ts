@@ -77,6 +77,22 @@ describe.skipIf(!process.env.TEST_REDIS_URL).each(testDbKinds())('window counter
     return { ledger, outage, redis, shared };
   }
   type Node = Awaited<ReturnType<typeof node>>;
+  type Account = Awaited<ReturnType<typeof account>>;
+
+  const reserveOn = (n: Node, a: Account, extra: Partial<ReserveInput>) =>
+    n.ledger.reserve({ requestId: rid(), userId: a.userId, tokenId: a.tokenId, tokenLimited: false, amount: 1000, now: now(), ...extra });
+  const settleOn = (n: Node, a: Account, requestId: string, charge: number, paidBy?: number) =>
+    n.ledger.settle({ requestId, userId: a.userId, tokenId: a.tokenId, tokenLimited: false, reserved: 1000, charge, channelId: 0, responseTimeMs: 0, log: null, windows: true, paidBy });
+  /** A counter as Redis holds it under `prefix`. */
+  const sharedOf = async (redis: Redis, prefix: string, account: string) => {
+    const h = await redis.hgetall(`${prefix}${account}/day`);
+    return h.s === undefined ? undefined : { quota_used: Number(h.q), requests_used: Number(h.r) };
+  };
+  /** The mirror is sent without waiting: the database's counter reaches Redis shortly after the commit. */
+  const mirroredTo = async (redis: Redis, prefix: string, account: string) => {
+    const db = await windowCounter(H, account, 'day');
+    await until(async () => JSON.stringify(await sharedOf(redis, prefix, account)) === JSON.stringify({ quota_used: db!.quota_used, requests_used: db!.requests_used }), 5000);
+  };
 
   it('two nodes decide one cap together through an outage, a window one of them never saw included; without Redis a node decides alone', { timeout: 60_000 }, async () => {
     const redisUrl = isolatedRedisUrl();
@@ -86,19 +102,10 @@ describe.skipIf(!process.env.TEST_REDIS_URL).each(testDbKinds())('window counter
     const probe = await connectRedis(redisUrl);
     clients.push(probe);
     const a = await account(100_000_000);
-    const reserve = (n: Node, extra: Partial<ReserveInput>) =>
-      n.ledger.reserve({ requestId: rid(), userId: a.userId, tokenId: a.tokenId, tokenLimited: false, amount: 1000, now: now(), ...extra });
-    const settle = (n: Node, requestId: string, charge: number, paidBy?: number) =>
-      n.ledger.settle({ requestId, userId: a.userId, tokenId: a.tokenId, tokenLimited: false, reserved: 1000, charge, channelId: 0, responseTimeMs: 0, log: null, windows: true, paidBy });
-    const shared = async (account: string) => {
-      const h = await probe.hgetall(`${prefix}${account}/day`);
-      return h.s === undefined ? undefined : { quota_used: Number(h.q), requests_used: Number(h.r) };
-    };
-    /** The mirror is sent without waiting: the database's counter reaches Redis shortly after the commit. */
-    const mirrored = async (account: string) => {
-      const db = await windowCounter(H, account, 'day');
-      await until(async () => JSON.stringify(await shared(account)) === JSON.stringify({ quota_used: db!.quota_used, requests_used: db!.requests_used }), 5000);
-    };
+    const reserve = (n: Node, extra: Partial<ReserveInput>) => reserveOn(n, a, extra);
+    const settle = (n: Node, requestId: string, charge: number, paidBy?: number) => settleOn(n, a, requestId, charge, paidBy);
+    const shared = (account: string) => sharedOf(probe, prefix, account);
+    const mirrored = (account: string) => mirroredTo(probe, prefix, account);
 
     const cap = window(`t${a.tokenId}`, { requests: 10 });
     // Through the database: A and B each charge the cap; one of A's stays open across the outage.
@@ -195,6 +202,45 @@ describe.skipIf(!process.env.TEST_REDIS_URL).each(testDbKinds())('window counter
     await expect(reserve(C, { windows: [cap] })).resolves.toMatchObject({ ok: false, who: 'window' });
     await mirrored(cap.account);
     await C.outage.close();
+    await A.outage.close();
+    await B.outage.close();
+  });
+
+  it('a failed task\'s refund and the release of a gone node\'s lease move the shared counter as they move the database', { timeout: 30_000 }, async () => {
+    const redisUrl = isolatedRedisUrl();
+    const prefix = `mg-test-win-${randomAlnum(8)}:`;
+    const A = await node('rw-r', prefix, redisUrl);
+    const B = await node('rw-s', prefix, redisUrl);
+    const a = await account(100_000_000);
+    const cap = window(`t${a.tokenId}`, { requests: 10 });
+    const shared = () => sharedOf(A.redis, prefix, cap.account);
+
+    // Charged and settled through the database, then refunded in a task row's transaction: the counter goes back to nothing.
+    const paid = rid();
+    expect(await reserveOn(A, a, { requestId: paid, windows: [cap] })).toMatchObject({ ok: true });
+    expect(await settleOn(A, a, paid, 400)).toEqual({ charged: 400, duplicate: false });
+    await mirroredTo(A.redis, prefix, cap.account);
+    expect(await shared()).toEqual({ quota_used: 400, requests_used: 1 });
+    const refund = { requestId: paid, userId: a.userId, quota: 400, ref: `test-refund:${paid}` };
+    const moved = await srv.ctx.db.db.transaction().execute((trx) => A.ledger.refund(trx, srv.ctx.quotaLedger, refund));
+    expect(moved).toMatchObject({ result: 'applied', paidBy: 0, moves: [[cap.account, 'day', expect.any(Number), -400, -1]] });
+    A.ledger.refunded(moved.moves);
+    await until(async () => (await shared())?.requests_used === 0, 5000);
+    expect(await shared()).toEqual({ quota_used: 0, requests_used: 0 });
+    await mirroredTo(A.redis, prefix, cap.account);
+    // The same refund again moves nothing, here or there.
+    const again = await srv.ctx.db.db.transaction().execute((trx) => A.ledger.refund(trx, srv.ctx.quotaLedger, refund));
+    expect(again).toMatchObject({ result: 'duplicate', moves: [] });
+
+    // A holds a reservation and is gone; B releases it when its lease has expired, and the shared counter follows.
+    const held = rid();
+    expect(await reserveOn(A, a, { requestId: held, windows: [cap] })).toMatchObject({ ok: true });
+    await until(async () => (await shared())?.requests_used === 1, 5000);
+    expect(await B.ledger.recover(now() + 3600)).toBe(1);
+    await until(async () => (await shared())?.requests_used === 0, 5000);
+    expect(await shared()).toEqual({ quota_used: 0, requests_used: 0 });
+    await mirroredTo(A.redis, prefix, cap.account);
+    expect((await reconcile(srv.ctx.db.db)).mismatches).toEqual([]);
     await A.outage.close();
     await B.outage.close();
   });

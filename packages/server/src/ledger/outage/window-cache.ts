@@ -1,5 +1,5 @@
 import type { ReserveInput, ReserveResult } from '../request-ops.js';
-import type { HeldWindow, WindowState } from '../window-ops.js';
+import type { HeldWindow, WindowMove, WindowState } from '../window-ops.js';
 
 /** A window counter as this node last knew it, with what it has charged or given back since. */
 export interface KnownCounter {
@@ -105,12 +105,20 @@ export class WindowCache {
     this.move(h, charge - h.amount, 0);
   }
 
-  /** The request ended without a charge: its windows get back what it held (once). */
-  released(rid: string): void {
+  /** The request ended without a charge: its windows get back what it held (once); false when this node held none for it. */
+  released(rid: string): boolean {
     const h = this.holds.get(rid);
-    if (!h) return;
+    if (!h) return false;
     this.holds.delete(rid);
     this.move(h, -h.amount, -1);
+    return true;
+  }
+
+  /** Counters the database moved for a request this node did not count (a refund, another node's released lease). */
+  moved(moves: readonly WindowMove[]): void {
+    if (!moves.length) return;
+    for (const [account, win, start, quota, requests] of moves) this.add(account, win, start, quota, requests);
+    this.mirror?.add(moves);
   }
 
   /** The windows `rid` holds (undefined: none this node counted). */
