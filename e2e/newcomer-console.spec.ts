@@ -97,10 +97,8 @@ for (const lang of ['zh', 'en'] as Lang[]) {
           if (r.status() === 429) limited.push(r.url());
         });
         await loginAsRoot(page, lang);
-        for (const width of WIDTHS) {
-          await page.setViewportSize({ width, height: 860 });
-          for (const screen of LIST_SCREENS) await openList(page, lang, screen);
-        }
+        // One walk makes several times the anonymous budget of API calls (the first test walks both widths).
+        for (const screen of LIST_SCREENS) await openList(page, lang, screen);
         expect(limited, 'a signed-in walk through every list screen met a rate limit').toEqual([]);
 
         // No channel yet: the playground tells root what to do instead of "contact the administrator".
