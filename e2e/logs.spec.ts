@@ -25,7 +25,7 @@ for (const lang of ['zh', 'en'] as Lang[]) {
     const run = `lg${lang}${Date.now().toString(36).slice(-5)}`;
     const faultModel = `e2e-fault-${lang}`;
     // Several screens and real upstream calls: slower than the default budget on a loaded 2-core CI machine.
-    test.setTimeout(120_000);
+    test.setTimeout(180_000);
     await useLanguage(page, lang);
     await loginAsRoot(page, lang);
 

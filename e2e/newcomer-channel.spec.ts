@@ -64,7 +64,7 @@ for (const lang of ['zh', 'en'] as Lang[]) {
   });
 
   test(`channel: Base URL with /v1 warned and still works, 404 names the URL, unpriced models warned (${lang})`, async ({ page }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     await useLanguage(page, lang);
     await loginAsRoot(page, lang);
     const run = `nc-${lang}-${Date.now().toString(36)}`;
@@ -140,7 +140,7 @@ for (const lang of ['zh', 'en'] as Lang[]) {
   });
 
   test(`chat: no silent token, the site named before the key goes, a site that does not load said (${lang})`, async ({ page }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     // The console's frame only: the chat client's frame has no storage to set a language in.
     await page.addInitScript((l) => window !== window.top || localStorage.getItem('i18nextLng') || localStorage.setItem('i18nextLng', l), lang);
     await page.route(`${CHAT_APP}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>chat</title><p>newcomer chat app</p>' }));

@@ -84,7 +84,7 @@ for (const lang of ['zh', 'en'] as Lang[]) {
     });
 
     test('a signed-in console never meets the anonymous limit; a limited list says when to retry', async ({ browser }) => {
-      test.setTimeout(180_000);
+      test.setTimeout(240_000);
       // Anonymous budget far below one walk through the screens; the per-user one is what stops root here.
       const srv = await ownServer({
         GLOBAL_API_RATE_LIMIT: '12',
@@ -177,7 +177,7 @@ for (const lang of ['zh', 'en'] as Lang[]) {
     });
 
     test('a double click creates one token, one code batch and one account', async ({ page, browser }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(180_000);
       const run = `dc${lang}${Date.now().toString(36).slice(-5)}`;
       await useLanguage(page, lang);
       await loginAsRoot(page, lang);

@@ -74,7 +74,7 @@ async function shot(page: Page, name: string, lang: Lang, target?: ReturnType<Pa
 
 for (const lang of ['zh', 'en'] as const) {
   test(`passkeys: register two in personal settings, then sign in with a passkey alone (${lang})`, async ({ browser }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(180_000);
     const page = await pageOn(browser, site, lang);
     const { cdp, id: first } = await withAuthenticator(page);
     const username = uniqueName(`pk${lang}`);
@@ -113,7 +113,7 @@ for (const lang of ['zh', 'en'] as const) {
   });
 
   test(`passkeys: the password, then a passkey as the second factor (${lang})`, async ({ browser }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(180_000);
     const page = await pageOn(browser, site, lang);
     await withAuthenticator(page);
     const username = uniqueName(`p2${lang}`);

@@ -9,7 +9,7 @@ import { consoleApi, expect, FAKE_EPAY, FAKE_EPAY_KEY, FAKE_EPAY_PID, login, log
 for (const lang of ['zh', 'en'] as Lang[]) {
   test(`a user pays a plan online through Epay and sees it running (${lang})`, async ({ page, baseURL }) => {
     const t = (key: string, vars?: Record<string, string | number>) => tr(lang, key, vars);
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     const planName = `Online ${lang} ${Date.now().toString(36).slice(-5)}`;
     await useLanguage(page, lang);
     await loginAsRoot(page, lang);

@@ -10,7 +10,7 @@ import { consoleApi, expect, FAKE_KEY, FAKE_UPSTREAM, login, loginAsRoot, newTok
 for (const lang of ['zh', 'en'] as Lang[]) {
   test(`a user buys a plan, its meter moves with relay calls, and its limit refuses clearly (${lang})`, async ({ page, baseURL }) => {
     const t = (key: string, vars?: Record<string, string | number>) => tr(lang, key, vars);
-    test.setTimeout(120_000);
+    test.setTimeout(180_000);
     const run = `pl${lang}${Date.now().toString(36).slice(-5)}`;
     const model = `e2e-plan-${lang}`;
     const planName = `Plan ${run}`;

@@ -59,7 +59,7 @@ async function setUp(page: Page, lang: Lang, fake: FakeOpenAI, model: string): P
 
 for (const lang of ['zh', 'en'] as Lang[]) {
   test(`playground: a streamed answer, a stopped one, billed and kept; a chat link with the key (${lang})`, async ({ page, baseURL }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     const t = (key: string, vars?: Record<string, string | number>) => tr(lang, key, vars);
     // Slow enough to stop mid-answer: 30 words, one every 120 ms.
     const fake = await startFakeOpenAI({ chunkCount: 30, chunkDelayMs: 120 });

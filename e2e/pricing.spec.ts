@@ -28,7 +28,7 @@ const run = `pr${Date.now().toString(36).slice(-5)}`;
 const model = `gpt-e2e-${run}`;
 
 test('a new price shows on the pricing page (zh and en, signed out too) and bills the next request', async ({ page, baseURL, browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   await useLanguage(page, 'zh');
   await loginAsRoot(page, 'zh');
   await consoleApi(page, 'POST', '/api/channel/', { type: 1, name: `${run}-ch`, key: FAKE_KEY, base_url: FAKE_UPSTREAM, models: model, groups: ['default'], group: 'default' });

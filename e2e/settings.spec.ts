@@ -4,7 +4,7 @@ import { consoleApi, expect, FAKE_UPSTREAM, login, loginAsRoot, register, signOu
 
 test('personal settings: invite link, access token, password change and account deletion', async ({ page, baseURL }) => {
   // Register, sign in, four cards and a deletion: slower than the default budget on a busy 2-core machine.
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const lang = 'zh';
   const username = uniqueName('p');
   await register(page, lang, username, 'password123');

@@ -11,7 +11,7 @@ const shots = process.env.E2E_SHOTS;
 
 for (const lang of ['zh', 'en'] as Lang[]) {
   test(`a video submitted from the task screen completes and plays in the preview (${lang})`, async ({ page }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(180_000);
     const t = (key: string, vars?: Record<string, string | number>) => tr(lang, key, vars);
     const tag = `${lang}${Date.now().toString(36)}`;
     let sora: FakeSora | undefined;

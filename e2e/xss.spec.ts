@@ -143,7 +143,7 @@ test('site content (notice, home page, about, footer) stays inert with stored pa
 });
 
 test('a model’s Markdown answer in the playground and names in the usage log stay inert', async ({ page, browser, consoleGuard }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   consoleGuard.allow((m) => /404|Failed to load resource/.test(m.text));
   const t = (key: string, vars?: Record<string, string | number>) => tr(lang, key, vars);
   const upstream = await startAnswering(content('answer'));
