@@ -62,7 +62,9 @@ for (const lang of ['zh', 'en'] as Lang[]) {
     test.setTimeout(180_000);
     const t = (key: string, vars?: Record<string, string | number>) => tr(lang, key, vars);
     // Slow enough to stop mid-answer: 30 words, one every 120 ms.
-    const fake = await startFakeOpenAI({ chunkCount: 30, chunkDelayMs: 120 });
+    // 30 chunks 400 ms apart: the stop click lands mid-stream even when a busy 2-CPU machine takes seconds
+    // to draw the first words and click (at 120 ms apart CI once saw the whole answer before the click).
+    const fake = await startFakeOpenAI({ chunkCount: 30, chunkDelayMs: 400 });
     try {
       const model = `pg-e2e-${lang}-${Date.now().toString(36)}`;
       // The console's frame only: the chat app's sandboxed frame has no storage.
@@ -100,7 +102,7 @@ for (const lang of ['zh', 'en'] as Lang[]) {
       // 2. A whole streamed answer.
       await input.fill('And another one');
       await page.getByRole('button', { name: t('playground:composer.send') }).click();
-      await expect(answers.nth(1)).toHaveAttribute('data-status', 'complete', { timeout: 20_000 });
+      await expect(answers.nth(1)).toHaveAttribute('data-status', 'complete', { timeout: 45_000 });
       await expect(answers.nth(1).getByTestId('pg-cost')).toBeVisible();
       await shot(page, `playground-${lang}-1366`, 1366);
       await shot(page, `playground-${lang}-1920`, 1920);
