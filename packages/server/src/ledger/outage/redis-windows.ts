@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { DbUnavailableError } from '../../db/db-unavailable.js';
 import type { ReserveInput } from '../request-ops.js';
-import type { HeldWindow, WindowSpec } from '../window-ops.js';
+import type { HeldWindow, WindowMove, WindowSpec } from '../window-ops.js';
 import type { LocalDecision } from './local-reserve.js';
 import { WindowCache, type KnownCounter, type WindowMirror } from './window-cache.js';
 
@@ -163,7 +163,7 @@ export class RedisWindows implements WindowMirror {
     this.send(this.scripts.put, states.map(([a, w]) => this.key(a, w)), args);
   }
 
-  add(moves: ReadonlyArray<[account: string, win: string, start: number, quota: number, requests: number]>): void {
+  add(moves: readonly WindowMove[]): void {
     if (!this.ready) return;
     const args = [this.outage() ? String(Date.now() + GUARD_MS) : '0'];
     for (const [, , start, q, r] of moves) args.push(String(start), String(q), String(r));

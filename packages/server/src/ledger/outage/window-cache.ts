@@ -26,7 +26,7 @@ export interface WindowMirror {
   /** States read under their locks in a committed reservation (its charge included). */
   put(states: ReadonlyArray<[account: string, win: string, c: KnownCounter]>): void;
   /** A period's counter moved by a settle or a release. */
-  add(moves: ReadonlyArray<[account: string, win: string, start: number, quota: number, requests: number]>): void;
+  add(moves: readonly WindowMove[]): void;
 }
 
 /**
@@ -93,8 +93,7 @@ export class WindowCache {
   /** Moves each window `h` holds by `quota` and `requests` (here and in the mirror). */
   private move(h: WindowHold, quota: number, requests: number): void {
     if (quota === 0 && requests === 0) return;
-    for (const [account, win, start] of h.wins) this.add(account, win, start, quota, requests);
-    this.mirror?.add(h.wins.map(([account, win, start]): [string, string, number, number, number] => [account, win, start, quota, requests]));
+    this.moved(h.wins.map(([account, win, start]): WindowMove => [account, win, start, quota, requests]));
   }
 
   /** The request was charged `charge`: its windows move from what it held to that (once). */
